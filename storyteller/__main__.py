@@ -1,0 +1,3 @@
+from storyteller.cli import main
+
+raise SystemExit(main())

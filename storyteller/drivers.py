@@ -1,0 +1,174 @@
+"""Who decides: the player at a terminal, a policy (``--auto``), or a script (``--answers``).
+
+A driver is asked for a choice whenever the game waits for a decision, and is told of
+every draw (so the player can be shown what the card means and asked to journal).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from storyteller.engine import Action, RuleError
+from storyteller.rng import Stream
+from storyteller.session import Command, Session
+from storyteller.stories import teller
+
+
+class AnswersExhausted(Exception):
+    pass
+
+
+class IllegalAnswer(Exception):
+    pass
+
+
+def _out(text: str = "") -> None:
+    print(text, flush=True)
+
+
+def why_illegal(session: Session, key: str) -> str:
+    """The rule that forbids ``key`` now, in words."""
+    probe = session.state.clone()
+    try:
+        probe.apply(Action(key, key))
+    except RuleError as e:
+        return str(e)
+    except Exception:  # a malformed key the game cannot even parse
+        return "the game has no such move"
+    return "it is not a legal move now"
+
+
+class _Narrating:
+    """Shared plain-text narration for the drivers that run without prompts."""
+
+    def begin(self, session: Session, resumed: bool) -> None:
+        verb = "Resuming" if resumed else "Playing"
+        variants = session.game.describe_variants(session.variants)
+        _out(f"{verb} {session.game.title} ({variants}) with seed {session.seed}")
+        _out(f"Log: {session.path}")
+
+    def after_draw(self, session: Session, event: dict[str, Any]) -> None:
+        tell = teller(session.game.name)
+        _out(f"  {tell.draw_text(event)} {tell.meaning(event, session.seed)}")
+
+    def after_end(self, session: Session) -> None:
+        outcome = session.outcome
+        assert outcome is not None
+        score = f" Score: {outcome.score}." if outcome.score is not None else ""
+        _out(f"The game is over: {outcome.result}. {outcome.reason}{score}")
+
+    def interrupted(self, session: Session) -> None:
+        pass
+
+
+class AutoDriver(_Narrating):
+    """Plays by itself: ``random`` picks a legal move from the seed, ``greedy`` takes the hint."""
+
+    def __init__(self, policy: str, seed: str) -> None:
+        self.policy = policy
+        self.seed = seed
+
+    def choose(self, session: Session):
+        legal = session.legal_actions()
+        if self.policy == "greedy":
+            hint = session.game.hint(session.state)
+            action = hint.action if hint else legal[0]
+        else:
+            # One stream per decision: a resumed game goes on exactly as it would have.
+            action = Stream(self.seed, "auto", str(session.decisions)).choice(legal)
+        _out(f"> {action.text}")
+        return action
+
+
+class AnswersDriver(_Narrating):
+    """Plays from scripted answers, one per line.
+
+    - ``#`` starts a comment line; blank lines are skipped.
+    - A move, by its key (``explore``, ``take QH``), its number in the list of legal
+      moves (``2``), or its words as shown.
+    - ``journal: some words`` writes a journal entry. Right after a card is revealed, it
+      answers that card's journaling question.
+    - ``undo``, ``quit`` (save and stop), ``abandon``.
+    """
+
+    def __init__(self, lines: list[tuple[int, str]], name: str = "answers") -> None:
+        self.lines = lines
+        self.name = name
+        self.pos = 0
+
+    @classmethod
+    def from_file(cls, path: Path) -> "AnswersDriver":
+        text = path.read_text(encoding="utf-8")
+        lines = [
+            (i, line.strip())
+            for i, line in enumerate(text.splitlines(), start=1)
+            if line.strip() and not line.strip().startswith("#")
+        ]
+        return cls(lines, str(path))
+
+    def _peek(self) -> tuple[int, str] | None:
+        return self.lines[self.pos] if self.pos < len(self.lines) else None
+
+    def after_draw(self, session: Session, event: dict[str, Any]) -> None:
+        super().after_draw(session, event)
+        nxt = self._peek()
+        if nxt and nxt[1].lower().startswith("journal:"):
+            # An entry right after a reveal answers that card's question (even the last card's).
+            self.pos += 1
+            prompt = teller(session.game.name).question(event, session.seed)
+            session.journal(nxt[1].split(":", 1)[1].strip(), prompt, about=event["n"])
+
+    def choose(self, session: Session):
+        nxt = self._peek()
+        if nxt is None:
+            raise AnswersExhausted(f"{self.name}: the answers ran out before the game ended")
+        self.pos += 1
+        lineno, answer = nxt
+        low = answer.lower()
+        if low.startswith("journal:"):
+            return Command("journal", answer.split(":", 1)[1].strip())
+        if low in ("undo", "quit", "abandon"):
+            if low == "undo" and not session.can_undo():
+                raise IllegalAnswer(f"{self.name} line {lineno}: 'undo': there is no move to undo")
+            return Command(low)
+        legal = session.legal_actions()
+        for action in legal:
+            if low == action.key.lower() or low == action.text.lower():
+                _out(f"> {action.text}")
+                return action
+        if answer.isdigit() and 1 <= int(answer) <= len(legal):
+            action = legal[int(answer) - 1]
+            _out(f"> {action.text}")
+            return action
+        raise IllegalAnswer(f"{self.name} line {lineno}: '{answer}' is refused: {why_illegal(session, answer)}")
+
+
+class PlayerDriver:
+    """The player at a terminal: rich views, questionary prompts."""
+
+    def __init__(self, terminal) -> None:
+        self.term = terminal
+
+    def begin(self, session: Session, resumed: bool) -> None:
+        from storyteller.ui import play
+
+        play.begin(self.term, session, resumed)
+
+    def choose(self, session: Session):
+        from storyteller.ui import play
+
+        return play.choose(self.term, session)
+
+    def after_draw(self, session: Session, event: dict[str, Any]) -> None:
+        from storyteller.ui import play
+
+        play.after_draw(self.term, session, event)
+
+    def after_end(self, session: Session) -> None:
+        from storyteller.ui import play
+
+        play.after_end(self.term, session)
+
+    def interrupted(self, session: Session) -> None:
+        pass

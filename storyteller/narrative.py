@@ -1,0 +1,45 @@
+"""What the cards mean in the story, and the journaling questions: data in ``prompts/``.
+
+``prompts/`` and ``templates/`` are top-level folders of the project. A wheel carries
+them inside the package (``storyteller/prompts``, ``storyteller/templates``); a source
+checkout or an editable install finds them beside the package.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Sequence, TypeVar
+
+T = TypeVar("T")
+_PACKAGE = Path(__file__).resolve().parent
+
+
+def data_dir(name: str) -> Path:
+    """The folder ``prompts`` or ``templates``, installed or in a checkout."""
+    for candidate in (_PACKAGE / name, _PACKAGE.parent / name):
+        if candidate.is_dir():
+            return candidate
+    raise FileNotFoundError(f"storyteller's {name}/ folder is missing from this installation")
+
+
+@lru_cache(maxsize=None)
+def prompts(game: str) -> dict[str, Any]:
+    path = data_dir("prompts") / f"{game}.json"
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def pick(options: Sequence[T], *key: object) -> T:
+    """One of ``options``, chosen by a stable hash of ``key``: varied, yet the same every time."""
+    digest = hashlib.sha256("\x1f".join(map(str, key)).encode("utf-8")).digest()
+    return options[int.from_bytes(digest[:8], "big") % len(options)]
+
+
+def question(game: str, topic: str, *key: object) -> str | None:
+    """A journaling question on ``topic`` (e.g. "location"), the same for the same key."""
+    options = prompts(game).get("questions", {}).get(topic)
+    if not options:
+        return None
+    return pick(options, game, topic, *key)

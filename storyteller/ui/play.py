@@ -1,0 +1,100 @@
+"""The guided session at the terminal, the same for every game: show the table, offer
+exactly the legal moves in the game's words plus journal, undo, hint, rules, save, and
+after every reveal say what the card means and ask a journaling question."""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from rich.markdown import Markdown
+from rich.panel import Panel
+
+from storyteller.session import Command, Session
+from storyteller.stories import teller
+
+
+def view(game: str):
+    return importlib.import_module(f"storyteller.ui.{game}")
+
+
+def begin(term, session: Session, resumed: bool) -> None:
+    game = session.game
+    variants = game.describe_variants(session.variants)
+    title = f"{game.title} - seed {session.seed} - {variants}"
+    if resumed:
+        moves = session.decisions
+        body = f"Welcome back. {moves} move{'s' if moves != 1 else ''} so far; the journey goes on."
+    else:
+        body = game.summary + "\nEvery draw, every choice and every journal entry is saved as it happens."
+    term.print(Panel(body, title=title, title_align="left"))
+    term.print(f"Log: {session.path}")
+    if resumed:
+        entries = session.log.journal()
+        if entries:
+            term.print(Panel(entries[-1]["text"], title="Your last journal entry", title_align="left"))
+
+
+def _rules_text(game: str) -> str:
+    from storyteller.narrative import data_dir
+
+    return (data_dir("prompts") / f"{game}.rules.md").read_text(encoding="utf-8")
+
+
+def choose(term, session: Session):
+    """Ask until the player picks a move or a command that changes the log."""
+    term.print(view(session.game.name).table(session.state, term))
+    while True:
+        choices: list[Any] = [(a.text, a) for a in session.legal_actions()]
+        choices.append(None)
+        choices.append(("Write a journal entry", "journal"))
+        if session.can_undo():
+            choices.append(("Undo the last move", "undo"))
+        if session.game.has_policy:
+            choices.append(("Hint: what would the built-in player do?", "hint"))
+        choices += [("Show the rules", "rules"), ("Save and quit", "quit"), ("Abandon this game", "abandon")]
+        picked = term.select("What do you do?", choices)
+        if picked == "journal":
+            text = term.text("Your journal entry:", instruction="(Enter to cancel)")
+            if text.strip():
+                return Command("journal", text)
+        elif picked == "undo":
+            last = session.history[-1][0]
+            done = next(e for e in session.log.events if e["n"] == last)
+            term.print(f"[dim]Taken back: {done.get('text', done['action'])}[/dim]")
+            return Command("undo")
+        elif picked == "hint":
+            hint = session.game.hint(session.state)
+            if hint:
+                term.print(Panel(f"{hint.action.text}\n[dim]{hint.why}[/dim]", title="Hint", title_align="left"))
+        elif picked == "rules":
+            term.print(Markdown(_rules_text(session.game.name)))
+        elif picked == "abandon":
+            if term.confirm("Abandon this game for good? It ends as a loss.", default=False):
+                return Command("abandon")
+        elif picked == "quit":
+            return Command("quit")
+        else:
+            return picked
+
+
+def after_draw(term, session: Session, event: dict[str, Any]) -> None:
+    tell = teller(session.game.name)
+    term.print(Panel(f"{tell.draw_text(event)}\n[bold]{tell.meaning(event, session.seed)}[/bold]", title_align="left"))
+    prompt = tell.question(event, session.seed)
+    if prompt:
+        text = term.text(prompt, instruction="(write, or Enter to skip)")
+        if text.strip():
+            session.journal(text, prompt, about=event["n"])
+
+
+def after_end(term, session: Session) -> None:
+    outcome = session.outcome
+    assert outcome is not None
+    term.print(view(session.game.name).table(session.state, term))
+    score = f"\nScore: {outcome.score}" if outcome.score is not None else ""
+    style = "green" if outcome.won else "red"
+    term.print(Panel(f"{outcome.reason}{score}", title=f"The game is over: {outcome.result}", title_align="left", style=style))
+    text = term.text("A last word for your journal?", instruction="(Enter to skip)")
+    if text.strip():
+        session.journal(text, "A last word for your journal?")

@@ -1,0 +1,47 @@
+"""The terminal: a rich console for views, questionary for questions.
+
+Input and output can be swapped (prompt_toolkit pipe input, a recording console), so
+tests drive the same code a player does.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Sequence
+
+import questionary
+from rich.console import Console
+
+
+class Terminal:
+    def __init__(self, plain: bool = False, console: Console | None = None, input: Any = None, output: Any = None) -> None:
+        self.plain = plain or bool(os.environ.get("NO_COLOR"))
+        self.console = console or Console(no_color=self.plain, highlight=False)
+        self._io = {k: v for k, v in (("input", input), ("output", output)) if v is not None}
+
+    def print(self, *things: Any, **kwargs: Any) -> None:
+        self.console.print(*things, **kwargs)
+
+    def select(self, message: str, choices: Sequence[tuple[str, Any] | None], default: Any = None) -> Any:
+        """One of ``choices`` ((title, value) pairs; None draws a separator line)."""
+        items = [
+            questionary.Separator() if c is None else questionary.Choice(title=c[0], value=c[1])
+            for c in choices
+        ]
+        chosen = questionary.select(
+            message, choices=items, default=default, use_shortcuts=False, use_indicator=False, **self._io
+        ).unsafe_ask()
+        return chosen
+
+    def text(self, message: str, instruction: str | None = None) -> str:
+        kwargs = dict(self._io)
+        if instruction:
+            kwargs["instruction"] = instruction
+        return questionary.text(message, **kwargs).unsafe_ask() or ""
+
+    def confirm(self, message: str, default: bool = True) -> bool:
+        return bool(questionary.confirm(message, default=default, **self._io).unsafe_ask())
+
+    def checkbox(self, message: str, choices: Sequence[tuple[str, Any]], validate=None) -> list[Any]:
+        items = [questionary.Choice(title=t, value=v) for t, v in choices]
+        return questionary.checkbox(message, choices=items, validate=validate, **self._io).unsafe_ask() or []
