@@ -45,7 +45,7 @@ def guarded(func: Callable[..., int | None], *args: Any, **kwargs: Any) -> int:
     except LogError as e:
         err(str(e))
         return EXIT_ERROR
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, EOFError):
         err("interrupted")
         return EXIT_INTERRUPTED
     except BrokenPipeError:

@@ -180,6 +180,9 @@ class LogWriter:
         header = {"storyteller": "log", "schema": SCHEMA, **header}
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise LogError(f"{path}: cannot write the log here ({e.strerror or e})") from None
+        try:
             # "x": never overwrite an existing log.
             f = open(path, "x", encoding="utf-8")
         except FileExistsError:

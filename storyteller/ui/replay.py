@@ -1,0 +1,41 @@
+"""``storyteller replay --show``: the table after each event, as the game went."""
+
+from __future__ import annotations
+
+import sys
+
+from storyteller.log import GameLog
+from storyteller.session import Step
+from storyteller.stories import teller
+from storyteller.ui.terminal import Terminal
+
+
+class ReplayView:
+    def __init__(self, log: GameLog, plain: bool = False, pause: bool | None = None) -> None:
+        from storyteller.ui.play import view
+
+        self.log = log
+        self.term = Terminal(plain=plain)
+        self.tell = teller(log.game)
+        self.view = view(log.game)
+        self.pause = sys.stdin.isatty() and sys.stdout.isatty() if pause is None else pause
+
+    def step(self, step: Step) -> None:
+        e = step.event
+        kind = e["event"]
+        n = e["n"]
+        if kind in ("draw", "roll"):
+            line = f"{self.tell.draw_text(e)} {self.tell.meaning(e, self.log.seed)}"
+        elif kind == "decision":
+            line = f"Decision: {e.get('text') or e['action']}"
+        elif kind == "journal":
+            line = f"Journal: {e['text']}"
+        elif kind == "undo":
+            line = f"Undo: decision {e['of']} taken back"
+        else:
+            line = f"The end: {e['result']}. {e.get('reason', '')}"
+        self.term.print(f"[bold]{n}.[/bold] {line}" if not self.term.plain else f"{n}. {line}")
+        if kind in ("draw", "roll", "undo", "end") or (kind == "decision" and step.state.chance() is None):
+            self.term.print(self.view.table(step.state, self.term))
+            if self.pause:
+                input("(Enter for the next event, Ctrl-C to stop) ")

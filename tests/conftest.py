@@ -1,0 +1,60 @@
+"""Shared fixtures: a private data folder for every test, and a CLI runner."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from storyteller.cli import app
+
+
+@pytest.fixture(autouse=True)
+def home(tmp_path, monkeypatch) -> Path:
+    folder = tmp_path / "home"
+    monkeypatch.setenv("STORYTELLER_HOME", str(folder))
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    return folder
+
+
+class Result:
+    def __init__(self, r) -> None:
+        self.code = r.exit_code
+        self.out = r.stdout
+        self.err = r.stderr
+        self.exception = r.exception
+
+
+@pytest.fixture
+def cli():
+    runner = CliRunner()
+
+    def run(*args: str, input: str | None = None) -> Result:
+        r = runner.invoke(app, [str(a) for a in args], input=input)
+        if r.exception and not isinstance(r.exception, SystemExit):
+            raise r.exception
+        return Result(r)
+
+    return run
+
+
+def read_events(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+@pytest.fixture
+def auto_log(cli, tmp_path):
+    """Play a whole game with --auto random and return its log path."""
+
+    def make(seed: str = "1", *variants: str, name: str = "game.jsonl") -> Path:
+        path = tmp_path / name
+        args = ["play", "carddom", "--seed", seed, "--auto", "random", "--log", path]
+        for v in variants:
+            args += ["--variant", v]
+        r = cli(*args)
+        assert r.code == 0, r.err
+        return path
+
+    return make

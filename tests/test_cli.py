@@ -1,0 +1,174 @@
+"""The commands as a user meets them, through Typer's runner."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from conftest import read_events
+
+RULE_TEXT = Path(__file__).resolve().parents[2] / "shared" / "rules" / "carddom.txt"
+
+
+def test_help_lists_every_command(cli):
+    r = cli("--help")
+    assert r.code == 0
+    for command in ("play", "resume", "sessions", "replay", "export", "games", "rules"):
+        assert command in r.out
+
+
+def test_games_lists_carddom_and_its_variants(cli):
+    r = cli("games")
+    assert r.code == 0
+    assert "carddom" in r.out
+    assert "--variant jokers=revealed|taken" in r.out
+    assert "--variant overlord=back-row|anywhere" in r.out
+
+
+def test_rules_explain_in_our_own_words(cli):
+    r = cli("rules", "carddom")
+    assert r.code == 0
+    assert "overlord" in r.out and "Joker" in r.out
+    if RULE_TEXT.exists():
+        original = " ".join(RULE_TEXT.read_text(encoding="utf-8").split())
+        words = r.out.split()
+        # no run of 12 words is copied from the designer's text
+        for i in range(len(words) - 12):
+            assert " ".join(words[i : i + 12]) not in original
+
+
+def test_play_without_a_terminal_fails_at_once_with_advice(cli, home):
+    r = cli("play", "carddom", "--seed", "3")
+    assert r.code == 2
+    assert "--auto random" in r.err and "--answers" in r.err
+    assert not (home / "sessions").exists() or not list((home / "sessions").iterdir())
+
+
+def test_auto_random_plays_to_the_end_and_logs_everything(cli, tmp_path):
+    path = tmp_path / "g.jsonl"
+    r = cli("play", "carddom", "--seed", "9", "--auto", "random", "--log", path)
+    assert r.code == 0, r.err
+    assert "seed 9" in r.out and str(path) in r.out
+    events = read_events(path)
+    header = events[0]
+    assert header["game"] == "carddom" and header["seed"] == "9" and header["schema"] == 1
+    assert header["variants"] == {"jokers": "revealed", "overlord": "back-row"}
+    assert "version" in header and "started" in header
+    assert events[1]["event"] == "draw" and events[1]["to"] == "character"
+    assert events[-1]["event"] == "end"
+    assert [e["n"] for e in events[1:]] == list(range(1, len(events)))
+    assert all(e["card"].isascii() for e in events if e.get("event") == "draw")
+
+
+def test_the_same_seed_plays_the_same_game(cli, tmp_path):
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    for path in (a, b):
+        assert cli("play", "carddom", "--seed", "pine-owl-7", "--auto", "random", "--log", path).code == 0
+    strip = lambda p: [{k: v for k, v in e.items() if k not in ("at", "started")} for e in read_events(p)]
+    assert strip(a) == strip(b)
+
+
+def test_a_fresh_seed_is_chosen_and_shown(cli, home):
+    r = cli("play", "carddom", "--auto", "random")
+    assert r.code == 0
+    logs = list((home / "sessions").glob("*.jsonl"))
+    assert len(logs) == 1
+    seed = read_events(logs[0])[0]["seed"]
+    assert f"seed {seed}" in r.out
+    assert "carddom" in logs[0].name
+
+
+def test_unknown_game_is_one_clear_line(cli):
+    r = cli("play", "chess", "--auto", "random")
+    assert r.code == 2
+    assert r.err.strip().count("\n") == 0
+    assert "unknown game 'chess'" in r.err and "carddom" in r.err
+
+
+def test_bad_variants_are_named(cli):
+    r = cli("play", "carddom", "--variant", "jokers=eaten", "--auto", "random")
+    assert r.code == 2 and "revealed, taken" in r.err
+    r = cli("play", "carddom", "--variant", "dragons=yes", "--auto", "random")
+    assert r.code == 2 and "no variant 'dragons'" in r.err
+    r = cli("play", "carddom", "--variant", "jokers", "--auto", "random")
+    assert r.code == 2 and "needs a value" in r.err
+
+
+def test_a_malformed_seed_is_refused(cli):
+    r = cli("play", "carddom", "--seed", "  ", "--auto", "random")
+    assert r.code == 2 and "seed" in r.err
+    r = cli("play", "carddom", "--seed", "a\x07b", "--auto", "random")
+    assert r.code == 2 and "seed" in r.err
+
+
+def test_bad_auto_value(cli):
+    r = cli("play", "carddom", "--auto", "clever")
+    assert r.code == 2 and "'random' or 'greedy'" in r.err
+
+
+def test_an_unwritable_log_path_is_one_line(cli, tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    r = cli("play", "carddom", "--auto", "random", "--log", blocker / "game.jsonl")
+    assert r.code == 1
+    assert "cannot write the log" in r.err
+    assert "Traceback" not in r.err + r.out
+
+
+def test_an_existing_log_is_never_overwritten(cli, auto_log):
+    path = auto_log("5")
+    before = path.read_bytes()
+    r = cli("play", "carddom", "--auto", "random", "--log", path)
+    assert r.code == 1 and "already exists" in r.err
+    assert path.read_bytes() == before
+
+
+def test_sessions_lists_game_seed_and_status(cli, home):
+    assert cli("play", "carddom", "--seed", "11", "--auto", "random").code == 0
+    r = cli("sessions")
+    assert r.code == 0
+    assert "carddom" in r.out and "11" in r.out
+    assert any(word in r.out for word in ("won", "lost"))
+
+
+def test_sessions_with_none_saved_says_how_to_start(cli):
+    r = cli("sessions")
+    assert r.code == 0 and "storyteller play carddom" in r.out
+
+
+def test_replay_of_a_good_log_is_one_line_and_exit_zero(cli, auto_log):
+    path = auto_log("12")
+    r = cli("replay", path)
+    assert r.code == 0, r.err
+    assert r.out.count("\n") == 1 and r.out.startswith("OK")
+    assert "every draw and the outcome match" in r.out
+
+
+def test_replay_show_steps_through_the_table(cli, auto_log):
+    path = auto_log("12")
+    r = cli("replay", path, "--show", "--plain")
+    assert r.code == 0, r.err
+    assert "The realm" in r.out and "Stack 1" in r.out
+    assert r.out.rstrip().splitlines()[-1].startswith("OK")
+
+
+def test_version(cli):
+    r = cli("--version")
+    assert r.code == 0 and r.out.startswith("storyteller ")
+
+
+def test_python_dash_m_runs_the_cli():
+    import subprocess
+    import sys
+
+    r = subprocess.run([sys.executable, "-m", "storyteller", "games"], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0 and "carddom" in r.stdout
+
+
+def test_the_log_header_records_variants(cli, tmp_path):
+    path = tmp_path / "v.jsonl"
+    r = cli("play", "carddom", "--seed", "2", "--variant", "jokers=taken", "--variant", "overlord=anywhere",
+            "--auto", "random", "--log", path)
+    assert r.code == 0
+    header = json.loads(path.read_text().splitlines()[0])
+    assert header["variants"] == {"jokers": "taken", "overlord": "anywhere"}
