@@ -124,6 +124,7 @@ class Game:
     deck_name: str = ""
     variants: tuple[Variant, ...] = ()
     has_policy: bool = False  # True where hint() gives the greedy policy's choice
+    piles: tuple[str, ...] = ("deck",)  # the decks the game shuffles (see Draw.pile)
 
     def deck(self, variants: Mapping[str, str], pile: str = "deck") -> list[str]:
         """The card ids a deal of ``pile`` shuffles, in a fixed order."""

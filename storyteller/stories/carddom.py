@@ -201,6 +201,7 @@ def story(log: GameLog, steps: list, outcome) -> dict[str, Any]:
 
     for chapter in chapters.values():
         chapter["beats"] = _paragraphs(chapter["beats"])
+    ending = _ending(outcome, character, lord, doom, names, taken, log)
     return {
         "character": character,
         "prelude": prelude,
@@ -210,7 +211,45 @@ def story(log: GameLog, steps: list, outcome) -> dict[str, Any]:
         "taken": taken,
         "overlord": lord,
         "doom": doom,
+        "ending": ending,
     }
+
+
+def _ending(outcome, character, lord, doom, names, taken, log) -> str:
+    """The last paragraph, in the story's words rather than the rules'."""
+    if outcome is None:
+        return "The story is not over yet: the road still waits."
+    if outcome.result == "abandoned":
+        return "You turned back, and left the realm to its overlord."
+    if lord is not None and lord["joker"]:
+        return "There was no one to subdue: a Joker sat where the overlord should be, and the journey had been doomed from its first step."
+    if lord is not None:
+        held = [character["card"]] if character else []
+        held += [t["card"] for t in taken]
+        lord_card = card(next(c.id for c in _all() if c.name == lord["card"]))
+        by_rank = [h for h in held if h.split(" of ")[0] == lord_card.rank]
+        by_suit = [h for h in held if h.endswith(lord_card.suits[0])]
+        if outcome.won:
+            return (
+                f"You faced {lord['kind']} with the {by_rank[0]} and the {by_suit[0]}, "
+                f"and the {lord['kind'].split(' ', 1)[1]} was subdued. You won."
+            )
+        lacking = []
+        if not by_rank:
+            lacking.append(f"nothing of its rank ({lord_card.rank})")
+        if not by_suit:
+            lacking.append(f"nothing of its suit ({lord_card.suits[0].lower()})")
+        return f"You faced {lord['kind']}, but you held {' and '.join(lacking)}, and it could not be subdued. You lost."
+    if doom is not None and doom["fatal"]:
+        place = "the " + names[doom["stack"]].split(" ", 1)[1] if doom["stack"] in names else "that place"
+        return f"{doom['kind'][0].upper()}{doom['kind'][1:]} ended the journey in {place}, before the overlord was ever faced. You lost."
+    return f"The journey ended: {outcome.reason}"
+
+
+def _all():
+    from storyteller.cards import piquet_cards
+
+    return piquet_cards()
 
 
 def _paragraphs(beats: list[dict[str, Any]]) -> list[dict[str, Any]]:

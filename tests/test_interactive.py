@@ -1,0 +1,148 @@
+"""The guided session driven through prompt_toolkit pipe input, and once in a real terminal.
+
+Every test here has a timeout: a prompt waiting for input that never comes must fail,
+not hang.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import sys
+from pathlib import Path
+
+import pytest
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+from rich.console import Console
+
+from conftest import read_events
+from storyteller.engine import get_game
+from storyteller.log import read
+from storyteller.session import SaveAndQuit, Session
+from storyteller.drivers import PlayerDriver
+from storyteller.ui.terminal import Terminal
+
+DOWN = "\x1b[B"
+ENTER = "\r"
+
+
+def run_player(tmp_path: Path, keys: str, seed: str = "7", path: Path | None = None, resume: bool = False):
+    game = get_game("carddom")
+    path = path or tmp_path / "p.jsonl"
+    buffer = io.StringIO()
+    console = Console(file=buffer, width=120, no_color=True)
+    with create_pipe_input() as pipe:
+        pipe.send_text(keys)
+        term = Terminal(console=console, input=pipe, output=DummyOutput())
+        driver = PlayerDriver(term)
+        session = Session.resume(read(path)) if resume else Session.new(game, game.parse_variants([]), seed, path)
+        driver.begin(session, resumed=resume)
+        result = None
+        try:
+            result = session.run(driver)
+        except SaveAndQuit:
+            result = "saved"
+        finally:
+            session.close()
+    return result, path, buffer.getvalue()
+
+
+def menu_keys(position: int) -> str:
+    """Move down ``position`` entries (separators are skipped) and pick."""
+    return DOWN * position + ENTER
+
+
+@pytest.mark.timeout(20)
+def test_a_guided_game_with_journal_entries_then_save(tmp_path):
+    keys = (
+        "I am Tamsin of the forge." + ENTER  # the character's question
+        + ENTER  # first move: enter at stack 1
+        + "Wet leaves everywhere." + ENTER  # the forest's question
+        # moves now: explore, take 10C, move 2, move 3 -> "Write a journal entry" is 4 down
+        + menu_keys(4) + "A note between moves." + ENTER
+        + menu_keys(5)  # "Undo the last move" after the journal entry
+        + menu_keys(0)  # enter at stack 1 again (after the undo, the same card comes back)
+        + ENTER  # skip the question
+        + menu_keys(7)  # explore, take, move 2, move 3, journal, undo, rules -> save and quit
+    )
+    # The menu positions are computed from what the table offers; check them on the screen too.
+    result, path, screen = run_player(tmp_path, keys)
+    assert result == "saved"
+    events = read_events(path)[1:]
+    kinds = [e["event"] for e in events]
+    assert kinds == ["draw", "journal", "decision", "draw", "journal", "journal", "undo", "decision", "draw"]
+    texts = [e["text"] for e in events if e["event"] == "journal"]
+    assert texts == ["I am Tamsin of the forge.", "Wet leaves everywhere.", "A note between moves."]
+    assert "You are a commoner, and you seek power." in screen
+    assert "Stack 1 is a broad forest." in screen
+    assert "The realm" in screen and "10♠" in screen
+    assert "Taken back: Enter the realm" in screen
+
+
+@pytest.mark.timeout(20)
+def test_resume_shows_the_last_entry_and_goes_on(tmp_path):
+    result, path, _ = run_player(tmp_path, "Hello." + ENTER + ENTER + ENTER + menu_keys(7))
+    assert result == "saved"
+    result, path, screen = run_player(tmp_path, menu_keys(0) + ENTER + menu_keys(7), path=path, resume=True)
+    assert "Welcome back" in screen and "Hello." in screen
+    decisions = [e["action"] for e in read_events(path)[1:] if e["event"] == "decision"]
+    assert decisions == ["enter 1", "explore"]
+
+
+@pytest.mark.timeout(20)
+def test_ctrl_c_at_a_prompt_loses_nothing(tmp_path):
+    with pytest.raises(KeyboardInterrupt):
+        run_player(tmp_path, "Before the storm." + ENTER + "\x03")
+    events = read_events(tmp_path / "p.jsonl")
+    assert events[-1]["event"] == "journal" and events[-1]["text"] == "Before the storm."
+
+
+@pytest.mark.timeout(20)
+def test_the_end_shows_the_outcome_and_asks_a_last_word(tmp_path):
+    game = get_game("carddom")
+    path = tmp_path / "end.jsonl"
+    buffer = io.StringIO()
+    with create_pipe_input() as pipe:
+        # overlord=anywhere: face it at once; skip its question; a last word.
+        keys = ENTER + menu_keys(2) + ENTER + "So it ends." + ENTER
+        pipe.send_text(keys)
+        term = Terminal(console=Console(file=buffer, width=120, no_color=True), input=pipe, output=DummyOutput())
+        session = Session.new(game, game.parse_variants(["overlord=anywhere"]), "7", path)
+        outcome = session.run(PlayerDriver(term))
+        session.close()
+    screen = buffer.getvalue()
+    assert outcome.result == "lost"
+    assert "The game is over: lost" in screen
+    events = read_events(path)
+    assert events[-2]["event"] == "end" and events[-1]["text"] == "So it ends."
+
+
+@pytest.mark.timeout(60)
+def test_play_in_a_real_terminal(tmp_path):
+    pexpect = pytest.importorskip("pexpect")
+    env = dict(os.environ, STORYTELLER_HOME=str(tmp_path / "home"), NO_COLOR="1", TERM="xterm")
+    log = tmp_path / "pty.jsonl"
+    child = pexpect.spawn(
+        sys.executable, ["-m", "storyteller", "play", "carddom", "--seed", "7", "--log", str(log)],
+        env=env, timeout=20, encoding="utf-8", dimensions=(50, 120),
+    )
+    try:
+        child.expect("seed 7")
+        child.expect(r"\(write, or Enter to skip\)")
+        child.send("From the forge." + ENTER)
+        child.expect("What do you do")
+        child.send(ENTER)  # enter at stack 1
+        child.expect("broad forest")
+        child.expect(r"\(write, or Enter to skip\)")
+        child.send(ENTER)
+        child.expect("What do you do")
+        child.sendcontrol("c")
+        child.expect("storyteller resume")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    assert child.exitstatus == 130
+    events = read_events(log)
+    assert events[2]["text"] == "From the forge."
+    assert [e["action"] for e in events[1:] if e["event"] == "decision"] == ["enter 1"]
