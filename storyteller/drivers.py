@@ -50,7 +50,7 @@ class _Narrating:
 
     def after_draw(self, session: Session, event: dict[str, Any]) -> None:
         tell = teller(session.game.name)
-        _out(f"  {tell.draw_text(event)} {tell.meaning(event, session.seed)}")
+        _out(f"  {tell.draw_text(event)} {tell.meaning(event, session.seed, session.variants)}")
 
     def after_end(self, session: Session) -> None:
         outcome = session.outcome

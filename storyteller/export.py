@@ -65,7 +65,7 @@ def context(log: GameLog) -> dict[str, Any]:
         item: dict[str, Any] = {"n": e["n"], "kind": kind, "undone": step.undone}
         if kind in ("draw", "roll"):
             item["text"] = tell.draw_text(e)
-            item["meaning"] = tell.meaning(e, log.seed)
+            item["meaning"] = tell.meaning(e, log.seed, w.variants)
         elif kind == "decision":
             item["text"] = e.get("text") or e["action"]
             item["action"] = e["action"]

@@ -47,7 +47,7 @@ def thing(card_id: str, layer: str) -> str:
     if layer == "people":
         return f"{scale} {p['people'][suit]}"
     if layer == "values":
-        return f"{p['values'][suit]}, held {scale}"
+        return f"{p['values'][suit]} {scale}"
     return f"{scale} {p['gift'][suit].removeprefix('a ')}"
 
 
@@ -56,7 +56,7 @@ def overlord(card_id: str) -> str:
     return f"{_p()['overlord_kind'][c.rank]} driven by {_p()['motivation'][c.suits[0]]}"
 
 
-def meaning(event: dict[str, Any], seed: str) -> str:
+def meaning(event: dict[str, Any], seed: str, variants: dict[str, str] | None = None) -> str:
     """One sentence: what this draw means in the story."""
     card_id, to = event["card"], event["to"]
     c = card(card_id)
@@ -65,7 +65,9 @@ def meaning(event: dict[str, Any], seed: str) -> str:
             return "A Joker cannot be your character: the deck is shuffled again."
         if to == "overlord":
             return "The overlord is a Joker: this journey was doomed from the start."
-        return f"A Joker: {joker_kind(seed, event['n'])} lies in wait here."
+        if (variants or {}).get("jokers", "revealed") == "revealed":
+            return f"A Joker: {joker_kind(seed, event['n'])} ends your journey here."
+        return f"A Joker: {joker_kind(seed, event['n'])} lies here; it can never be taken."
     if to == "character":
         return f"You are {role(card_id)}, and you seek {goal(card_id)}."
     if to == "overlord":
@@ -119,6 +121,8 @@ def story(log: GameLog, steps: list, outcome) -> dict[str, Any]:
     lord = None
     doom = None
     prelude: list[dict[str, Any]] = []
+    epilogue: list[str] = []
+    ended = False
     here: int | None = None
     returned: dict[int, str] = {}  # a return sentence waiting for something to happen there
 
@@ -137,9 +141,15 @@ def story(log: GameLog, steps: list, outcome) -> dict[str, Any]:
         e = step.event
         kind = e["event"]
         if kind == "journal":
-            add({"kind": "journal", "text": e["text"], "prompt": e.get("prompt")})
+            if ended:
+                epilogue.append(e["text"])
+            else:
+                add({"kind": "journal", "text": e["text"], "prompt": e.get("prompt")})
             continue
-        if step.undone or kind == "end":
+        if kind == "end":
+            ended = True
+            continue
+        if step.undone:
             continue
         if kind == "draw":
             to = e["to"]
@@ -212,6 +222,7 @@ def story(log: GameLog, steps: list, outcome) -> dict[str, Any]:
         "overlord": lord,
         "doom": doom,
         "ending": ending,
+        "epilogue": epilogue,
     }
 
 

@@ -80,7 +80,7 @@ def choose(term, session: Session):
 
 def after_draw(term, session: Session, event: dict[str, Any]) -> None:
     tell = teller(session.game.name)
-    term.print(Panel(f"{tell.draw_text(event)}\n[bold]{tell.meaning(event, session.seed)}[/bold]", title_align="left"))
+    term.print(Panel(f"{tell.draw_text(event)}\n[bold]{tell.meaning(event, session.seed, session.variants)}[/bold]", title_align="left"))
     prompt = tell.question(event, session.seed)
     if prompt:
         text = term.text(prompt, instruction="(write, or Enter to skip)")

@@ -25,7 +25,7 @@ class ReplayView:
         kind = e["event"]
         n = e["n"]
         if kind in ("draw", "roll"):
-            line = f"{self.tell.draw_text(e)} {self.tell.meaning(e, self.log.seed)}"
+            line = f"{self.tell.draw_text(e)} {self.tell.meaning(e, self.log.seed, self.log.variants)}"
         elif kind == "decision":
             line = f"Decision: {e.get('text') or e['action']}"
         elif kind == "journal":

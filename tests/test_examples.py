@@ -1,0 +1,42 @@
+"""examples/ holds real logs and the Markdown rendered from them; stale Markdown fails here.
+
+To refresh the Markdown after changing a template or a prompt:
+``STORYTELLER_UPDATE_EXAMPLES=1 python -m pytest tests/test_examples.py``
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from storyteller.export import render
+from storyteller.log import read
+from storyteller.session import walk
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+LOGS = sorted(EXAMPLES.glob("*.jsonl"))
+
+
+def test_there_are_examples_of_each_outcome():
+    outcomes = {(read(p).game, read(p).end["result"]) for p in LOGS}
+    assert ("carddom", "won") in outcomes and ("carddom", "lost") in outcomes
+    for path in LOGS:
+        assert len(read(path).journal()) >= 3, f"{path.name} needs journal entries"
+
+
+@pytest.mark.parametrize("path", LOGS, ids=lambda p: p.name)
+def test_example_logs_replay(path):
+    assert walk(read(path)).outcome is not None
+
+
+@pytest.mark.parametrize("kind", ["story", "playthrough"])
+@pytest.mark.parametrize("path", LOGS, ids=lambda p: p.name)
+def test_example_markdown_is_current(path, kind):
+    target = path.with_name(f"{path.stem}.{kind}.md")
+    text = render(read(path), kind)
+    if os.environ.get("STORYTELLER_UPDATE_EXAMPLES"):
+        target.write_text(text, encoding="utf-8")
+    assert target.exists(), f"{target.name} is missing: render it (see this test's docstring)"
+    assert target.read_text(encoding="utf-8") == text, f"{target.name} is stale: re-render it"
