@@ -174,7 +174,10 @@ def _drive(session, driver) -> int:
         outcome = session.run(driver)
     except (KeyboardInterrupt, EOFError):
         driver.interrupted(session)
-        say(f"\nSaved. Nothing is lost. To go on: storyteller resume {_quote(session.path)}")
+        if session.over:
+            say(f"\nSaved. The game is over; read it: storyteller export {_quote(session.path)} --story")
+        else:
+            say(f"\nSaved. Nothing is lost. To go on: storyteller resume {_quote(session.path)}")
         return EXIT_INTERRUPTED
     except SaveAndQuit:
         say(f"Saved. To go on: storyteller resume {_quote(session.path)}")

@@ -47,7 +47,7 @@ def thing(card_id: str, layer: str) -> str:
     if layer == "people":
         return f"{scale} {p['people'][suit]}"
     if layer == "values":
-        return f"{p['values'][suit]} {scale}"
+        return f"{p['values'][suit]}, cherished {scale}"
     return f"{scale} {p['gift'][suit].removeprefix('a ')}"
 
 
@@ -78,7 +78,7 @@ def meaning(event: dict[str, Any], seed: str, variants: dict[str, str] | None = 
     if layer == "people":
         return f"Here live {thing(card_id, layer)}."
     if layer == "values":
-        return f"They cherish {thing(card_id, layer)}."
+        return f"They cherish {_p()['values'][c.suits[0]]} {_p()['scale']['values'][c.rank]}."
     return f"Their gift: {thing(card_id, layer)}."
 
 

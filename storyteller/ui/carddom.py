@@ -51,16 +51,17 @@ def _stack_cell(state: CarddomState, stack: int, plain: bool) -> Text:
 
 def table(state: CarddomState, term) -> Group:
     plain = term.plain
-    realm = Table(title="The realm", show_header=False, show_lines=True, expand=False)
+    lord = Text("The realm - beyond the back row lies the overlord: ")
+    if state.overlord:
+        lord.append_text(label(state.overlord, plain))
+        if card(state.overlord).rank != "Joker":
+            lord.append(f"  {tell.overlord(state.overlord)}")
+    else:
+        lord.append("face down")
+    realm = Table(title=lord, show_header=False, show_lines=True, expand=False)
     realm.add_column("row", justify="right", style="dim")
     for _ in range(COLUMNS):
         realm.add_column(min_width=30)
-    lord = Text("The overlord: ")
-    if state.overlord:
-        lord.append_text(label(state.overlord, plain))
-    else:
-        lord.append("face down, beyond the back row")
-    realm.add_row("beyond", lord, "")
     for row in range(ROWS, 0, -1):
         name = "back" if row == ROWS else "front" if row == 1 else ""
         cells = [_stack_cell(state, (row - 1) * COLUMNS + col, plain) for col in range(1, COLUMNS + 1)]
