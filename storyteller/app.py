@@ -50,6 +50,11 @@ def guarded(func: Callable[..., int | None], *args: Any, **kwargs: Any) -> int:
         return EXIT_INTERRUPTED
     except BrokenPipeError:
         return EXIT_ERROR
+    except Exception as e:  # a bug: one line for the player, the traceback on request
+        if os.environ.get("STORYTELLER_DEBUG"):
+            raise
+        err(f"unexpected error: {type(e).__name__}: {e} (set STORYTELLER_DEBUG=1 to see where; your log is saved)")
+        return EXIT_ERROR
 
 
 # -- where things live ------------------------------------------------------------------

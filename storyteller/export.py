@@ -110,18 +110,19 @@ def render(log: GameLog, kind: str, template: Path | None = None) -> str:
     import jinja2
 
     ctx = context(log)
+    name = str(template) if template is not None else f"{log.game}/{kind}.md.j2"
     try:
         if template is not None:
             if not template.is_file():
                 raise TemplateProblem(f"{template}: no such template file")
             env = environment(template.resolve().parent)
             tpl = env.get_template(template.name)
-            name = str(template)
         else:
             env = environment()
-            name = f"{log.game}/{kind}.md.j2"
             tpl = env.get_template(name)
         return tpl.render(**ctx)
+    except TemplateProblem:
+        raise
     except jinja2.TemplateSyntaxError as e:
         where = e.filename or name
         raise TemplateProblem(f"{where}: line {e.lineno}: template error: {e.message}") from None
@@ -129,8 +130,8 @@ def render(log: GameLog, kind: str, template: Path | None = None) -> str:
         raise TemplateProblem(f"template not found: {e.name}") from None
     except jinja2.UndefinedError as e:
         raise TemplateProblem(f"{name}: template error: {e.message}") from None
-    except (jinja2.TemplateError, TypeError, ValueError, KeyError, AttributeError) as e:
-        raise TemplateProblem(f"{name}: template error: {e}") from None
+    except Exception as e:  # a template is code: any failure in it is the template's
+        raise TemplateProblem(f"{name}: template error: {type(e).__name__}: {e}") from None
 
 
 def write_atomic(path: Path, text: str) -> None:

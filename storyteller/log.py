@@ -191,7 +191,10 @@ class LogWriter:
             raise LogError(f"{path}: cannot write the log here ({e.strerror})") from None
         writer = cls(path, GameLog(path, header))
         writer._file = f
-        writer._write(header)
+        try:
+            writer._write(header)
+        except OSError as e:
+            raise LogError(f"{path}: cannot write the log here ({e.strerror or e})") from None
         return writer
 
     @classmethod
@@ -224,7 +227,10 @@ class LogWriter:
 
     def append(self, kind: str, **fields: Any) -> dict[str, Any]:
         event = {"n": len(self.log.events) + 1, "event": kind, **fields, "at": now()}
-        self._write(event)
+        try:
+            self._write(event)
+        except OSError as e:
+            raise LogError(f"{self.path}: cannot write to the log ({e.strerror or e}); what was played before is saved") from None
         self.log.events.append(event)
         return event
 

@@ -172,3 +172,26 @@ def test_the_log_header_records_variants(cli, tmp_path):
     assert r.code == 0
     header = json.loads(path.read_text().splitlines()[0])
     assert header["variants"] == {"jokers": "taken", "overlord": "anywhere"}
+
+
+def test_a_full_disk_mid_game_is_one_line_and_keeps_what_was_written(cli, tmp_path, monkeypatch):
+    import errno
+    import os
+
+    import storyteller.log as log_module
+
+    real_fsync = os.fsync
+    calls = {"n": 0}
+
+    def failing_fsync(fd):
+        calls["n"] += 1
+        if calls["n"] > 4:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        real_fsync(fd)
+
+    monkeypatch.setattr(log_module.os, "fsync", failing_fsync)
+    path = tmp_path / "full.jsonl"
+    r = cli("play", "carddom", "--seed", "1", "--auto", "random", "--log", path)
+    assert r.code == 1
+    assert "cannot write to the log (No space left on device)" in r.err and "Traceback" not in r.err
+    assert len(read_events(path)) >= 4

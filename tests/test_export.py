@@ -172,3 +172,10 @@ def test_a_won_game_story_tells_the_overlord_and_the_ending(cli, tmp_path):
     text = cli("export", path, "--story").out
     assert "## The overlord" in text and "It laughed at me." in text
     assert "## The ending" in text
+
+
+def test_a_template_that_fails_while_rendering_is_one_line(cli, story_log, tmp_path):
+    tpl = tmp_path / "div.md.j2"
+    tpl.write_text("{{ 1 / 0 }}")
+    r = cli("export", story_log, "--template", tpl)
+    assert r.code == 1 and "ZeroDivisionError" in r.err and r.err.count("\n") == 1
