@@ -43,9 +43,14 @@ def _rules_text(game: str) -> str:
 
 def choose(term, session: Session):
     """Ask until the player picks a move or a command that changes the log."""
-    term.print(view(session.game.name).table(session.state, term))
+    screen = view(session.game.name)
+    term.print(screen.table(session.state, term))
     while True:
-        choices: list[Any] = [(a.text, a) for a in session.legal_actions()]
+        legal = session.legal_actions()
+        # A game may group its moves (Adaman: pick a target, then the resources to pay with);
+        # a grouped entry is a small dialog that returns a move, or None to go back.
+        menu = getattr(screen, "menu", None)
+        choices: list[Any] = menu(session.state, legal, term) if menu else [(a.text, a) for a in legal]
         choices.append(None)
         choices.append(("Write a journal entry", "journal"))
         if session.can_undo():
@@ -74,6 +79,10 @@ def choose(term, session: Session):
                 return Command("abandon")
         elif picked == "quit":
             return Command("quit")
+        elif callable(picked):
+            action = picked(term, session)
+            if action is not None:
+                return action
         else:
             return picked
 
