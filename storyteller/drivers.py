@@ -133,8 +133,9 @@ class AnswersDriver(_Narrating):
                 raise IllegalAnswer(f"{self.name} line {lineno}: 'undo': there is no move to undo")
             return Command(low)
         legal = session.legal_actions()
+        canonical = session.game.canonical(answer).lower()
         for action in legal:
-            if low == action.key.lower() or low == action.text.lower():
+            if low in (action.key.lower(), action.text.lower()) or canonical == action.key.lower():
                 _out(f"> {action.text}")
                 return action
         if answer.isdigit() and 1 <= int(answer) <= len(legal):

@@ -136,6 +136,10 @@ class Game:
     def check_variants(self, variants: Mapping[str, str]) -> None:
         """Raise VariantError for combinations the rulings forbid."""
 
+    def canonical(self, key: str) -> str:
+        """The log's spelling of a move typed another way (Adaman: resources in any order)."""
+        return key
+
     def hint(self, state: State) -> Hint | None:
         """The built-in policy's choice and why, or None if the game has no policy."""
         return None
@@ -196,6 +200,7 @@ class Game:
 
 _GAMES = {
     "carddom": "storyteller.games.carddom",
+    "adaman": "storyteller.games.adaman",
 }
 
 

@@ -32,6 +32,14 @@ def yaml_list(values: list[Any]) -> str:
     return "[" + ", ".join(yaml_str(v) for v in values) + "]"
 
 
+def join_and(items) -> str:
+    """"a, b and c"."""
+    items = [str(i) for i in items]
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
 def environment(extra: Path | None = None):
     import jinja2
 
@@ -46,6 +54,7 @@ def environment(extra: Path | None = None):
         lstrip_blocks=True,
     )
     env.filters["yaml"] = yaml_str
+    env.filters["join_and"] = join_and
     env.filters["yaml_list"] = yaml_list
     env.filters["quote"] = lambda text: "\n".join("> " + line if line else ">" for line in str(text).splitlines())
     return env

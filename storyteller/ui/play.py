@@ -8,6 +8,8 @@ import importlib
 from typing import Any
 
 from rich.markdown import Markdown
+from rich.markup import escape
+from rich.text import Text
 from rich.panel import Panel
 
 from storyteller.session import Command, Session
@@ -27,12 +29,12 @@ def begin(term, session: Session, resumed: bool) -> None:
         body = f"Welcome back. {moves} move{'s' if moves != 1 else ''} so far; the journey goes on."
     else:
         body = game.summary + "\nEvery draw, every choice and every journal entry is saved as it happens."
-    term.print(Panel(body, title=title, title_align="left"))
-    term.print(f"Log: {session.path}")
+    term.print(Panel(escape(body), title=escape(title), title_align="left"))
+    term.print(f"Log: {escape(str(session.path))}")
     if resumed:
         entries = session.log.journal()
         if entries:
-            term.print(Panel(entries[-1]["text"], title="Your last journal entry", title_align="left"))
+            term.print(Panel(Text(entries[-1]["text"]), title="Your last journal entry", title_align="left"))
 
 
 def _rules_text(game: str) -> str:
@@ -66,12 +68,12 @@ def choose(term, session: Session):
         elif picked == "undo":
             last = session.history[-1][0]
             done = next(e for e in session.log.events if e["n"] == last)
-            term.print(f"[dim]Taken back: {done.get('text', done['action'])}[/dim]")
+            term.print(f"[dim]Taken back: {escape(done.get('text', done['action']))}[/dim]")
             return Command("undo")
         elif picked == "hint":
             hint = session.game.hint(session.state)
             if hint:
-                term.print(Panel(f"{hint.action.text}\n[dim]{hint.why}[/dim]", title="Hint", title_align="left"))
+                term.print(Panel(f"{escape(hint.action.text)}\n[dim]{escape(hint.why)}[/dim]", title="Hint", title_align="left"))
         elif picked == "rules":
             term.print(Markdown(_rules_text(session.game.name)))
         elif picked == "abandon":
@@ -89,8 +91,14 @@ def choose(term, session: Session):
 
 def after_draw(term, session: Session, event: dict[str, Any]) -> None:
     tell = teller(session.game.name)
-    term.print(Panel(f"{tell.draw_text(event)}\n[bold]{tell.meaning(event, session.seed, session.variants)}[/bold]", title_align="left"))
     prompt = tell.question(event, session.seed)
+    text = tell.draw_text(event)
+    meaning = tell.meaning(event, session.seed, session.variants)
+    if not prompt:
+        # An ordinary card: one quiet line, no question.
+        term.print(f"[dim]{escape(text)}[/dim] {escape(meaning)}")
+        return
+    term.print(Panel(f"{escape(text)}\n[bold]{escape(meaning)}[/bold]", title_align="left"))
     if prompt:
         text = term.text(prompt, instruction="(write, or Enter to skip)")
         if text.strip():
@@ -103,7 +111,7 @@ def after_end(term, session: Session) -> None:
     term.print(view(session.game.name).table(session.state, term))
     score = f"\nScore: {outcome.score}" if outcome.score is not None else ""
     style = "green" if outcome.won else "red"
-    term.print(Panel(f"{outcome.reason}{score}", title=f"The game is over: {outcome.result}", title_align="left", style=style))
+    term.print(Panel(f"{escape(outcome.reason)}{score}", title=f"The game is over: {outcome.result}", title_align="left", style=style))
     text = term.text("A last word for your journal?", instruction="(Enter to skip)")
     if text.strip():
         session.journal(text, "A last word for your journal?")

@@ -1,0 +1,144 @@
+"""Adaman at the prompt, from scripts and as a story."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+from rich.console import Console
+
+from conftest import read_events
+from storyteller.drivers import PlayerDriver
+from storyteller.engine import get_game
+from storyteller.games.adaman import targets
+from storyteller.session import SaveAndQuit, Session
+from storyteller.ui.terminal import Terminal
+
+DOWN, ENTER, SPACE = "\x1b[B", "\r", " "
+
+
+def first_play(seed: str):
+    """The first legal play of a seeded Adaman deal, as (session-less) state and actions."""
+    game = get_game("adaman")
+    from storyteller.session import SeededSource
+
+    variants = game.parse_variants([])
+    state = game.new_state(variants)
+    source = SeededSource(seed, game, variants)
+    while state.chance() is not None:
+        state.resolve(source.resolve(state.chance()))
+    return state
+
+
+def test_auto_greedy_plays_adaman_to_the_end_and_replays(cli, tmp_path):
+    path = tmp_path / "a.jsonl"
+    r = cli("play", "adaman", "--seed", "3", "--auto", "greedy", "--log", path)
+    assert r.code == 0, r.err
+    end = read_events(path)[-1]
+    assert end["event"] == "end" and end["result"] in ("won", "lost", "utter loss")
+    assert isinstance(end["score"], int)
+    assert "Score:" in r.out
+    assert cli("replay", path).code == 0
+
+
+def test_an_illegal_payment_in_an_answers_file_names_the_rule(cli, tmp_path):
+    state = first_play("3")
+    target = targets(state)[0]
+    # pay with every resource that does NOT share a suit with the target, if there is one
+    from storyteller.games.adaman import SUITS
+
+    strangers = [r for r in state.resources if not SUITS[r] & SUITS[target]]
+    if not strangers:
+        pytest.skip("every resource shares a suit with the first target in this deal")
+    answers = tmp_path / "ans.txt"
+    answers.write_text(f"control {target} with {strangers[0]}\n")
+    path = tmp_path / "b.jsonl"
+    r = cli("play", "adaman", "--seed", "3", "--answers", answers, "--log", path)
+    assert r.code == 2
+    assert "does not share a suit with" in r.err
+    assert not [e for e in read_events(path)[1:] if e["event"] == "decision"]
+
+
+def test_resources_may_be_typed_in_any_order(cli, tmp_path):
+    game = get_game("adaman")
+    state = first_play("3")
+    action = next(a for a in state.legal_actions() if "+" in a.key)
+    target = action.key.split()[1]
+    paid = action.key.split()[3].split("+")
+    answers = tmp_path / "ans.txt"
+    answers.write_text(f"control {target} with {'+'.join(reversed(paid))}\nquit\n")
+    r = cli("play", "adaman", "--seed", "3", "--answers", answers, "--log", tmp_path / "c.jsonl")
+    assert r.code == 0, r.err
+    decided = [e["action"] for e in read_events(tmp_path / "c.jsonl")[1:] if e["event"] == "decision"]
+    assert decided == [action.key]
+    assert game.canonical(f"control {target} with {'+'.join(reversed(paid))}") == action.key
+
+
+def test_unknown_and_combined_variants(cli):
+    r = cli("play", "adaman", "--variant", "extra-personalities=4", "--auto", "greedy")
+    assert r.code == 2 and "0, 1, 2, 3" in r.err
+    r = cli("play", "adaman", "--variant", "extended", "--variant", "extra-personalities=2", "--auto", "greedy")
+    assert r.code == 2 and "do not combine" in r.err
+
+
+def find_small_payment(state):
+    """A target, its eligible resources, and the index of one too small to pay alone."""
+    from storyteller.games.adaman import RANK, eligible_resources
+
+    for i, t in enumerate(targets(state)):
+        eligible = eligible_resources(state, t)
+        small = [j for j, r in enumerate(eligible) if RANK[r] < RANK[t]]
+        if small and sum(RANK[r] for r in eligible) >= RANK[t]:
+            return i, t, eligible, small[0]
+    return None
+
+
+def test_the_checkbox_validator_says_why_a_set_is_refused():
+    from storyteller.ui.adaman import validator
+
+    state = first_play("3")
+    found = find_small_payment(state)
+    assert found, "seed 3 should offer a target with a too-small resource"
+    _, target, eligible, small = found
+    check = validator(state, target)
+    message = check([eligible[small]])
+    assert isinstance(message, str) and message.startswith("Refused: ranks total")
+    assert check(eligible) is True
+    assert check([]) is True  # nothing marked: back to the menu
+
+
+@pytest.mark.timeout(20)
+def test_target_then_checkbox_at_the_prompt(tmp_path):
+    game = get_game("adaman")
+    state = first_play("3")
+    index, target, eligible, small = find_small_payment(state)
+    # the target, mark the small resource only and confirm (refused, the prompt stays),
+    # then 'a' marks them all and Enter confirms; Enters after that skip any journal questions
+    from storyteller.games.adaman import PERSON
+
+    setup_questions = len(state.court) + sum(PERSON[c] for c in state.capital)  # each personality asks one
+    keys = ENTER * setup_questions
+    keys += DOWN * index + ENTER + DOWN * small + SPACE + ENTER + "a" + ENTER + ENTER * 6
+    buffer = io.StringIO()
+    path = tmp_path / "cb.jsonl"
+
+    class Once(PlayerDriver):
+        def choose(self, s):
+            if s.decisions:
+                raise SaveAndQuit()
+            return super().choose(s)
+
+    with create_pipe_input() as pipe:
+        pipe.send_text(keys)
+        term = Terminal(console=Console(file=buffer, width=120, no_color=True), input=pipe, output=DummyOutput())
+        session = Session.new(game, game.parse_variants([]), "3", path)
+        with pytest.raises(SaveAndQuit):
+            session.run(Once(term))
+        session.close()
+    decided = [e for e in read_events(path)[1:] if e["event"] == "decision"]
+    assert len(decided) == 1
+    assert decided[0]["action"] == f"control {target} with {'+'.join(eligible)}"
+    screen = buffer.getvalue()
+    assert "Court" in screen and "Resources" in screen and "Still to control" in screen
