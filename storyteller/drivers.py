@@ -113,11 +113,18 @@ class AnswersDriver(_Narrating):
     def after_draw(self, session: Session, event: dict[str, Any]) -> None:
         super().after_draw(session, event)
         nxt = self._peek()
-        if nxt and nxt[1].lower().startswith("journal:"):
-            # An entry right after a reveal answers that card's question (even the last card's).
+        prompt = teller(session.game.name).question(event, session.seed)
+        if prompt and nxt and nxt[1].lower().startswith("journal:"):
+            # An entry right after a card that asks a question answers it (even the last card's).
             self.pos += 1
-            prompt = teller(session.game.name).question(event, session.seed)
             session.journal(nxt[1].split(":", 1)[1].strip(), prompt, about=event["n"])
+
+    def after_end(self, session: Session) -> None:
+        super().after_end(session)
+        # Journal lines left after the end are the player's last words.
+        while (nxt := self._peek()) and nxt[1].lower().startswith("journal:"):
+            self.pos += 1
+            session.journal(nxt[1].split(":", 1)[1].strip(), "A last word for your journal?")
 
     def choose(self, session: Session):
         nxt = self._peek()

@@ -161,7 +161,10 @@ def story(log: GameLog, steps: list, outcome) -> dict[str, Any]:
                     target=decktet.name(target), Target=decktet.Name(target)
                 )
                 left = people_total - len(controlled)
-                tail = f"{left} personalit{'y' if left == 1 else 'ies'} still stand in your way." if left else ""
+                tail = (
+                    "Only one personality still stands in your way." if left == 1
+                    else f"{left} personalities still stand in your way." if left else ""
+                )
                 say(f"{lead}, spending {decktet.names(paid)}. {tail}".strip(), verb=verb, target=target)
             else:
                 say(pick(p["gained"], seed, e["n"]).format(target=decktet.name(target), Target=decktet.Name(target))

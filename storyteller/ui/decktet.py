@@ -14,7 +14,7 @@ def card_text(card_id: str, plain: bool = False, short: bool = False) -> Text:
     if plain:
         return Text(decktet.label(c) if not short else decktet.name(c))
     out = Text(c.name.removeprefix("the ").strip() if short else decktet.name(c), style="bold")
-    if c.rank:
+    if c.rank and c.rank != "Ace":  # "the Ace of Moons" already says it
         out.append(f" {c.rank}")
     if c.suits:
         out.append(" ")
