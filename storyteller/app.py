@@ -13,7 +13,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from storyteller.engine import Game, RuleError, VariantError, game_names, get_game
+from storyteller.engine import Game, VariantError, game_names, get_game
 from storyteller.log import GameLog, LogError, TruncatedLog, iter_logs, read
 
 EXIT_ERROR = 1
@@ -387,7 +387,3 @@ def rules(name: str) -> int:
     else:
         sys.stdout.write(text)
     return 0
-
-
-def illegal(e: RuleError) -> UserError:
-    return UserError(str(e), EXIT_USAGE)

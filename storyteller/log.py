@@ -122,8 +122,7 @@ def parse(text: str, path: Path | None = None) -> GameLog:
     if not text.strip():
         raise LogError(f"{where}: the log is empty")
     lines = text.split("\n")
-    cut_off = not text.endswith("\n")
-    if not cut_off:
+    if text.endswith("\n"):
         lines = lines[:-1]
     records: list[Any] = []
     for i, raw in enumerate(lines, start=1):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Protocol
+from typing import Any, Callable, Protocol
 
 from storyteller import __version__
 from storyteller.engine import Action, Draw, Game, Outcome, Roll, RuleError, State, get_game
@@ -354,8 +354,3 @@ class Session:
 
     def close(self) -> None:
         self.writer.close()
-
-
-def recent_events(log: GameLog, kinds: Iterable[str]) -> list[dict[str, Any]]:
-    wanted = set(kinds)
-    return [e for e in log.events if e["event"] in wanted]

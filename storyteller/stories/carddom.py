@@ -160,6 +160,7 @@ def story(log: GameLog, steps: list, outcome) -> dict[str, Any]:
                 continue
             if to == "overlord":
                 lord = {
+                    "id": c.id,
                     "card": c.name,
                     "joker": c.rank == "Joker",
                     "kind": None if c.rank == "Joker" else p["overlord_kind"][c.rank],
@@ -237,7 +238,7 @@ def _ending(outcome, character, lord, doom, names, taken, log) -> str:
     if lord is not None:
         held = [character["card"]] if character else []
         held += [t["card"] for t in taken]
-        lord_card = card(next(c.id for c in _all() if c.name == lord["card"]))
+        lord_card = card(lord["id"])
         by_rank = [h for h in held if h.split(" of ")[0] == lord_card.rank]
         by_suit = [h for h in held if h.endswith(lord_card.suits[0])]
         if outcome.won:
@@ -255,12 +256,6 @@ def _ending(outcome, character, lord, doom, names, taken, log) -> str:
         place = "the " + names[doom["stack"]].split(" ", 1)[1] if doom["stack"] in names else "that place"
         return f"{doom['kind'][0].upper()}{doom['kind'][1:]} ended the journey in {place}, before the overlord was ever faced. You lost."
     return f"The journey ended: {outcome.reason}"
-
-
-def _all():
-    from storyteller.cards import piquet_cards
-
-    return piquet_cards()
 
 
 def _paragraphs(beats: list[dict[str, Any]]) -> list[dict[str, Any]]:
