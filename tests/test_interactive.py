@@ -146,3 +146,34 @@ def test_play_in_a_real_terminal(tmp_path):
     events = read_events(log)
     assert events[2]["text"] == "From the forge."
     assert [e["action"] for e in events[1:] if e["event"] == "decision"] == ["enter 1"]
+
+
+@pytest.mark.timeout(60)
+def test_resume_of_a_cut_off_log_asks_before_repairing(tmp_path):
+    pexpect = pytest.importorskip("pexpect")
+    game = get_game("carddom")
+    log = tmp_path / "cut.jsonl"
+    session = Session.new(game, game.parse_variants([]), "7", log)
+    session.advance()
+    session.decide("enter 1")
+    session.close()
+    whole = log.read_bytes()
+    log.write_bytes(whole[:-20])  # the last line is torn
+    env = dict(os.environ, STORYTELLER_HOME=str(tmp_path / "home"), NO_COLOR="1", TERM="xterm")
+    child = pexpect.spawn(sys.executable, ["-m", "storyteller", "resume", str(log)], env=env, timeout=20,
+                          encoding="utf-8", dimensions=(50, 120))
+    try:
+        child.expect("is cut off")
+        child.expect("Continue from the intact part")
+        child.send("y")
+        child.expect("(write, or Enter to skip)")  # the torn draw is dealt again, with its question
+        child.send(ENTER)
+        child.expect("What do you do")
+        child.sendcontrol("c")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    assert child.exitstatus == 130
+    assert (tmp_path / "cut.jsonl.cut-off").exists()
+    events = read_events(log)
+    assert events[-1]["event"] == "draw" and events[-1]["card"] == "10C"
