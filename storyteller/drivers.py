@@ -27,6 +27,13 @@ def _out(text: str = "") -> None:
     print(text, flush=True)
 
 
+def told_after(session: Session, event: dict[str, Any], before) -> tuple[str, list[str]] | None:
+    """What a game has to say right after a decision, before the draws it brings
+    (Hexaract: the consequences of inaction at the end of a turn)."""
+    hook = getattr(teller(session.game.name), "after_decision", None)
+    return hook(event, before, session.state) if hook else None
+
+
 def why_illegal(session: Session, key: str) -> str:
     """The rule that forbids ``key`` now, in words."""
     probe = session.state.clone()
@@ -51,6 +58,14 @@ class _Narrating:
     def after_draw(self, session: Session, event: dict[str, Any]) -> None:
         tell = teller(session.game.name)
         _out(f"  {tell.draw_text(event)} {tell.meaning(event, session.seed, session.variants)}")
+
+    def after_decision(self, session: Session, event: dict[str, Any], before) -> None:
+        told = told_after(session, event, before)
+        if told:
+            title, lines = told
+            _out(f"  {title}:")
+            for line in lines:
+                _out(f"    - {line}")
 
     def after_end(self, session: Session) -> None:
         outcome = session.outcome
@@ -172,6 +187,13 @@ class PlayerDriver:
         from storyteller.ui import play
 
         play.after_draw(self.term, session, event)
+
+    def after_decision(self, session: Session, event: dict[str, Any], before) -> None:
+        told = told_after(session, event, before)
+        if told:
+            from storyteller.ui import play
+
+            play.told(self.term, *told)
 
     def after_end(self, session: Session) -> None:
         from storyteller.ui import play

@@ -201,6 +201,7 @@ class Game:
 _GAMES = {
     "carddom": "storyteller.games.carddom",
     "adaman": "storyteller.games.adaman",
+    "hexaract": "storyteller.games.hexaract",
 }
 
 

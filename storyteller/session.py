@@ -305,9 +305,12 @@ class Session:
         if by:
             fields["by"] = by
         event = self.writer.append("decision", **fields)
-        self.history.append((event["n"], self.state.clone()))
+        before = self.state.clone()
+        self.history.append((event["n"], before))
         self.state.apply(chosen)
         self.decisions += 1
+        if driver is not None and hasattr(driver, "after_decision"):
+            driver.after_decision(self, event, before)
         self.advance(driver)
 
     def can_undo(self) -> bool:

@@ -23,6 +23,7 @@ def test_there_are_examples_of_each_outcome():
     outcomes = {(read(p).game, read(p).end["result"]) for p in LOGS}
     assert ("carddom", "won") in outcomes and ("carddom", "lost") in outcomes
     assert {("adaman", "won"), ("adaman", "lost"), ("adaman", "utter loss")} <= outcomes
+    assert {("hexaract", "won"), ("hexaract", "lost")} <= outcomes
     for path in LOGS:
         assert len(read(path).journal()) >= 3, f"{path.name} needs journal entries"
 

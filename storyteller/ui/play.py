@@ -105,6 +105,12 @@ def after_draw(term, session: Session, event: dict[str, Any]) -> None:
             session.journal(text, prompt, about=event["n"])
 
 
+def told(term, title: str, lines: list[str]) -> None:
+    """What a decision set off, before the next cards come (a game's own words)."""
+    body = Text("\n".join(f"- {line}" for line in lines))
+    term.print(Panel(body, title=escape(title), title_align="left"))
+
+
 def after_end(term, session: Session) -> None:
     outcome = session.outcome
     assert outcome is not None
