@@ -201,6 +201,7 @@ class Game:
 _GAMES = {
     "carddom": "storyteller.games.carddom",
     "adaman": "storyteller.games.adaman",
+    "cascades": "storyteller.games.cascades",
     "hexaract": "storyteller.games.hexaract",
 }
 

@@ -24,6 +24,7 @@ def test_there_are_examples_of_each_outcome():
     assert ("carddom", "won") in outcomes and ("carddom", "lost") in outcomes
     assert {("adaman", "won"), ("adaman", "lost"), ("adaman", "utter loss")} <= outcomes
     assert {("hexaract", "won"), ("hexaract", "lost")} <= outcomes
+    assert {("cascades", "won"), ("cascades", "lost")} <= outcomes
     for path in LOGS:
         assert len(read(path).journal()) >= 3, f"{path.name} needs journal entries"
 

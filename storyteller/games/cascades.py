@@ -467,11 +467,13 @@ class Cascades(Game):
 
 # -- the built-in policy ------------------------------------------------------------------
 #
-# Two facts make a good policy cheap. First, turning through the first three passes
-# without playing loses nothing: with no play the stock comes round in the same threes
-# every pass, so any play made in pass 1 could be made at the same point of pass 4, and
-# by then every reserve is open as well. So the policy only turns until all three
-# reserves are open, and by then it has seen every stock card. Second, from then on the
+# Two facts make a good policy cheap. First, it pays to turn through the first three
+# passes without playing: by then every reserve is open and every stock card has been
+# seen. From pass 2 on, with no play, the stock comes round in the same threes every
+# pass. Pass 1 is aligned differently (the forced first card takes one card out), so a
+# card that tops the waste only in pass 1 is given up; playing such cards when they show
+# was measured and wins less often (160 against 199 wins on seeds 0..399). So the policy
+# only turns until all three reserves are open. Second, from then on the
 # only news is the card turned up under a played reserve top, so the policy searches the
 # known cards once, remembers the line it found, and searches again only when a new card
 # shows or the position leaves its plan. The search is a depth-first walk over "next
@@ -645,8 +647,8 @@ def greedy(state: CascadesState) -> Hint | None:
     if state.opened < RESERVES:
         return Hint(
             actions["turn"],
-            "Turn without playing until every reserve is open: the stock comes round in the same "
-            "threes each pass, so waiting costs nothing and shows every card.",
+            "Turn without playing until every reserve is open: by then every card has been seen, and a "
+            "plan made with all of them wins more often than playing early.",
         )
     pos = _position(state)
     if pos not in _PLAN:

@@ -1,0 +1,169 @@
+"""Cascades at the prompt, from scripts and as a story."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+from rich.console import Console
+
+from conftest import read_events
+from storyteller.drivers import PlayerDriver
+from storyteller.engine import get_game
+from storyteller.export import render
+from storyteller.log import read
+from storyteller.session import SaveAndQuit, SeededSource, Session
+from storyteller.ui.terminal import Terminal
+
+ENTER = "\r"
+STALLED = "7119"  # turned alone, all three reserves open with nothing that can ever be played
+
+
+def opening(seed: str):
+    """A seeded Cascades deal after its forced first turn."""
+    game = get_game("cascades")
+    variants = game.parse_variants([])
+    state = game.new_state(variants)
+    source = SeededSource(seed, game, variants)
+    while state.chance() is not None:
+        state.resolve(source.resolve(state.chance()))
+    return state
+
+
+def decisions(path) -> list[dict]:
+    return [e for e in read_events(path)[1:] if e["event"] == "decision"]
+
+
+@pytest.mark.parametrize("seed, result", [("1", "won"), ("2", "lost")])
+def test_auto_greedy_plays_cascades_to_the_end_and_replays(cli, tmp_path, seed, result):
+    path = tmp_path / "g.jsonl"
+    r = cli("play", "cascades", "--seed", seed, "--auto", "greedy", "--log", path)
+    assert r.code == 0, r.err
+    end = read_events(path)[-1]
+    assert end["event"] == "end" and end["result"] == result
+    assert f"The game is over: {result}." in r.out
+    assert "Turned three; the third," in r.out and "starts tier 1" in r.out
+    assert "> Turn three" in r.out and "> Play the " in r.out
+    again = cli("replay", path)
+    assert again.code == 0 and "match" in again.out
+
+
+def test_a_stalled_deal_ends_as_soon_as_the_last_reserve_opens(cli, tmp_path):
+    # Turning alone through three passes: the moment the bottom reserve opens, nothing
+    # left can ever be played, and the game says so without another turn.
+    answers = tmp_path / "turns.txt"
+    answers.write_text("turn\n" * 26)
+    path = tmp_path / "s.jsonl"
+    r = cli("play", "cascades", "--seed", STALLED, "--answers", answers, "--log", path)
+    assert r.code == 0, r.err
+    events = read_events(path)[1:]
+    moves = [e for e in events if e["event"] == "decision"]
+    assert len(moves) == 26
+    assert moves[-1]["text"].endswith("opening the bottom reserve")
+    # the bottom reserve's card is the last thing turned up; the game ends right there
+    assert [e["event"] for e in events[-2:]] == ["draw", "end"] and events[-2]["to"] == "reserve 3"
+    assert events[-1]["result"] == "lost"
+    assert "no card left can ever be played: 1 of 36" in r.out
+
+
+def test_an_illegal_answer_names_the_rule_and_logs_nothing_illegal(cli, tmp_path):
+    state = opening("2")
+    assert state.waste_top == "ace-of-leaves" and state.end(1) == "huntress"
+    answers = tmp_path / "ans.txt"
+    answers.write_text("journal: The spring is cold.\nplay ace-of-leaves from waste to tier 2\n")
+    path = tmp_path / "i.jsonl"
+    r = cli("play", "cascades", "--seed", "2", "--answers", answers, "--log", path)
+    assert r.code == 2
+    assert "goes on tier 2 only once tier 1 holds one" in r.err
+    assert not decisions(path)
+    answers.write_text("play ace-of-leaves from waste to tier 1\n")
+    r = cli("play", "cascades", "--seed", "2", "--answers", answers, "--log", tmp_path / "j.jsonl")
+    assert r.code == 2 and "shares no suit with the Huntress (Crown, Moons) at the end of tier 1" in r.err
+
+
+def test_the_story_keeps_journal_entries_verbatim_and_renders_the_same(cli, tmp_path):
+    # the greedy game of seed 2, replayed from an answers file with journal entries,
+    # a play taken back and made again, and a last word after the end
+    greedy = tmp_path / "g.jsonl"
+    assert cli("play", "cascades", "--seed", "2", "--auto", "greedy", "--log", greedy).code == 0
+    keys = [e["action"] for e in decisions(greedy)]
+    first_play = next(i for i, k in enumerate(keys) if k.startswith("play "))
+    source = "Cold water rises under the Huntress's feet: a spring \"nobody\" was meant to find."
+    note = "Round and round; the pools are still shut.\n\nSecond paragraph."
+    last = "It stopped two cards short of the sea."
+    lines = [f"journal: {source}"]
+    for i, key in enumerate(keys):
+        lines.append(key)
+        if i == 3:
+            lines.append(f"journal: {note.splitlines()[0]}")
+        if i == first_play:
+            lines += ["undo", key]
+    lines.append(f"journal: {last}")
+    answers = tmp_path / "ans.txt"
+    answers.write_text("\n".join(lines) + "\n")
+    path = tmp_path / "story.jsonl"
+    r = cli("play", "cascades", "--seed", "2", "--answers", answers, "--log", path)
+    assert r.code == 0, r.err
+    log = read(path)
+    assert [e["text"] for e in log.journal()] == [source, note.splitlines()[0], last]
+    story = render(log, "story")
+    assert story == render(read(path), "story")
+    assert f"> {source}" in story and f"> {note.splitlines()[0]}" in story
+    assert story.index("## The ending") < story.index(f"> {last}")
+    assert story.index("## The source") < story.index(f"> {source}") < story.index("## The way down")
+    played = keys[first_play].split()[1]
+    from storyteller import decktet
+
+    way_down = story[story.index("## The way down") : story.index("## The three falls")]
+    assert way_down.count(decktet.name(played)) == 1  # the play taken back is told once
+    assert "# Where the water stilled" in story and "34 of 36 cards placed" in story
+    playthrough = render(log, "playthrough")
+    assert "### Pass 1" in playthrough and "### Pass 4" in playthrough
+    assert "*(taken back)*" in playthrough and "Turned three; the third, the Huntress" in playthrough
+
+
+@pytest.mark.timeout(20)
+def test_the_table_and_a_turn_at_the_prompt(tmp_path):
+    game = get_game("cascades")
+    # the source's question, then the first move (only "Turn three" is legal), then stop
+    keys = "A spring under the archer's feet." + ENTER + ENTER
+    buffer = io.StringIO()
+    path = tmp_path / "p.jsonl"
+
+    class Once(PlayerDriver):
+        def choose(self, s):
+            if s.decisions:
+                raise SaveAndQuit()
+            return super().choose(s)
+
+    with create_pipe_input() as pipe:
+        pipe.send_text(keys)
+        term = Terminal(console=Console(file=buffer, width=140, no_color=True), input=pipe, output=DummyOutput())
+        session = Session.new(game, game.parse_variants([]), "2", path)
+        with pytest.raises(SaveAndQuit):
+            session.run(Once(term))
+        session.close()
+    events = read_events(path)[1:]
+    assert [e["action"] for e in events if e["event"] == "decision"] == ["turn"]
+    journal = [e for e in events if e["event"] == "journal"]
+    assert [e["text"] for e in journal] == ["A spring under the archer's feet."]
+    assert journal[0]["prompt"]  # it answered the source's question
+    screen = buffer.getvalue()
+    for words in ("Tier 1", "the first fall", "Tier 3", "the Huntress Crown", "Still lacks", "Takes now",
+                  "Waste:", "Stock: 24 cards", "Pass: 1", "Top: closed (opens next)"):
+        assert words in screen, words
+    assert "Where the water rises:" in screen
+
+
+def test_the_plain_table_names_cards_in_words():
+    from storyteller.ui.cascades import table
+
+    state = opening("2")
+    buffer = io.StringIO()
+    term = Terminal(plain=True, console=Console(file=buffer, width=140, no_color=True))
+    term.print(table(state, term))
+    screen = buffer.getvalue()
+    assert "the Huntress (Crown, Moons)" in screen and "the Ace of Leaves (Ace) on top" in screen
+    assert "2 3 4 5 6 7 8 9, 2 Aces, Crown" in screen  # tier 1 holds one Crown already
