@@ -147,12 +147,14 @@ def walk(log: GameLog, keep_steps: bool = False, on_step: Callable[[Step], None]
                 raise fail(event, "a decision where the game still has a card to draw")
             if state.outcome is not None:
                 raise fail(event, "a decision after the game was over")
-            legal = {a.key: a for a in state.legal_actions()}
             key = event["action"]
-            if key not in legal:
-                raise fail(event, f"'{key}' is not a legal move at this point")
-            w.history.append((event["n"], state.clone()))
-            state.apply(legal[key])
+            before = state.clone()
+            try:
+                # Every game's apply() checks its move against the rules before changing anything.
+                state.apply(Action(str(key), str(event.get("text", key))))
+            except RuleError as e:
+                raise fail(event, f"'{key}' is not a legal move at this point: {e}") from None
+            w.history.append((event["n"], before))
             w.decisions += 1
         elif kind == "undo":
             if not w.history:

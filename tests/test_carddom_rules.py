@@ -232,3 +232,22 @@ def test_bad_variant_values_are_refused_with_the_choices():
         GAME.parse_variants(["dragons=on"])
     with pytest.raises(VariantError, match="needs a value"):
         GAME.parse_variants(["jokers"])
+
+
+def test_the_quick_legality_check_agrees_with_the_listed_moves():
+    """apply() checks keys without building the words; both must name the same moves."""
+    from storyteller.rng import Stream
+    from storyteller.session import SeededSource
+
+    for seed in range(60):
+        variants = GAME.parse_variants(["jokers=taken"] if seed % 2 else [])
+        state = GAME.new_state(variants)
+        source = SeededSource(str(seed), GAME, variants)
+        pick = Stream(str(seed), "check")
+        while state.outcome is None:
+            if state.chance() is not None:
+                state.resolve(source.resolve(state.chance()))
+                continue
+            legal = state.legal_actions()
+            assert {a.key for a in legal} == state._legal_keys()
+            state.apply(pick.choice(legal))

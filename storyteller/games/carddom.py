@@ -144,6 +144,21 @@ class CarddomState:
             return True
         return self.position is not None and row_of(self.position) == ROWS
 
+    def _legal_keys(self) -> set[str]:
+        """The keys of the legal actions, without their words (apply() checks against these)."""
+        if self.result is not None or self.pending is not None:
+            return set()
+        if self.position is None:
+            keys = {f"enter {stack}" for stack in range(1, COLUMNS + 1)}
+        else:
+            keys = {f"move {stack}" for stack in neighbours(self.position)}
+            keys.update(f"take {c}" for c in self.takeable())
+            if len(self.stacks[self.position - 1]) < DEPTH:
+                keys.add("explore")
+        if self.can_face():
+            keys.add("face")
+        return keys
+
     def legal_actions(self) -> list[Action]:
         if self.result is not None or self.chance() is not None:
             return []
@@ -182,8 +197,7 @@ class CarddomState:
         if self.chance() is not None:
             raise RuleError("a card must be drawn first")
         verb, _, arg = action.key.partition(" ")
-        legal = {a.key for a in self.legal_actions()}
-        if action.key not in legal:
+        if action.key not in self._legal_keys():
             raise RuleError(self._why_not(verb, arg))
         if verb in ("enter", "move"):
             stack = int(arg)
