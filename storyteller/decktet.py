@@ -44,8 +44,6 @@ def label(card_id: str | Card) -> str:
     """Name, rank and suits in plain words: "the Mill (8, Waves/Leaves)", "the Excuse"."""
     c = card_id if isinstance(card_id, Card) else get(card_id)
     parts = [p for p in (rank_text(c), suits_text(c)) if p]
-    if c.rank == "Ace":
-        parts = ["Ace"]  # "the Ace of Moons (Ace, Moons)" says it twice
     return f"{name(c)} ({', '.join(parts)})" if parts else name(c)
 
 

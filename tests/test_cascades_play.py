@@ -165,5 +165,5 @@ def test_the_plain_table_names_cards_in_words():
     term = Terminal(plain=True, console=Console(file=buffer, width=140, no_color=True))
     term.print(table(state, term))
     screen = buffer.getvalue()
-    assert "the Huntress (Crown, Moons)" in screen and "the Ace of Leaves (Ace) on top" in screen
+    assert "the Huntress (Crown, Moons)" in screen and "the Ace of Leaves (Ace, Leaves) on top" in screen
     assert "2 3 4 5 6 7 8 9, 2 Aces, Crown" in screen  # tier 1 holds one Crown already

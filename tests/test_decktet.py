@@ -49,7 +49,7 @@ def test_every_card_and_suit_has_a_meaning():
 
 def test_a_card_in_words_names_rank_and_suits():
     assert decktet.label("mill") == "the Mill (8, Waves/Leaves)"
-    assert decktet.label("ace-of-moons") == "the Ace of Moons (Ace)"
+    assert decktet.label("ace-of-moons") == "the Ace of Moons (Ace, Moons)"
     assert decktet.label("sea") == "the Sea (Crown, Waves)"
     assert decktet.label("excuse") == "the Excuse"
     assert decktet.label("watchman") == "the Watchman (Pawn, Moons/Wyrms/Knots)"
