@@ -195,3 +195,13 @@ def test_a_full_disk_mid_game_is_one_line_and_keeps_what_was_written(cli, tmp_pa
     assert r.code == 1
     assert "cannot write to the log (No space left on device)" in r.err and "Traceback" not in r.err
     assert len(read_events(path)) >= 4
+
+
+def test_journal_words_that_look_like_markup_are_shown_as_written(cli, tmp_path):
+    answers = tmp_path / "a.txt"
+    answers.write_text("journal: [red]not red[/] and [/bold] too\nquit\n")
+    path = tmp_path / "m.jsonl"
+    assert cli("play", "carddom", "--seed", "7", "--answers", answers, "--log", path).code == 0
+    r = cli("replay", path, "--show", "--plain")
+    assert r.code == 0, r.err
+    assert "[red]not red[/] and [/bold] too" in r.out

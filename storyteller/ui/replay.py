@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import sys
 
+from rich.markup import escape
+
 from storyteller.log import GameLog
 from storyteller.session import Step
 from storyteller.stories import teller
@@ -34,7 +36,7 @@ class ReplayView:
             line = f"Undo: decision {e['of']} taken back"
         else:
             line = f"The end: {e['result']}. {e.get('reason', '')}"
-        self.term.print(f"[bold]{n}.[/bold] {line}" if not self.term.plain else f"{n}. {line}")
+        self.term.print(f"[bold]{n}.[/bold] {escape(line)}" if not self.term.plain else f"{n}. {escape(line)}")
         if kind in ("draw", "roll", "undo", "end") or (kind == "decision" and step.state.chance() is None):
             self.term.print(self.view.table(step.state, self.term))
             if self.pause:
