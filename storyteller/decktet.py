@@ -57,6 +57,17 @@ def meaning(card_id: str) -> str:
     return prompts("decktet")["cards"][card_id]["meaning"]
 
 
+def info(card_id: str) -> dict[str, str]:
+    """A card as templates use it: id, name, Name (capitalised), label and meaning."""
+    return {
+        "id": card_id,
+        "name": name(card_id),
+        "Name": Name(card_id),
+        "label": label(card_id),
+        "meaning": meaning(card_id),
+    }
+
+
 def keywords(card_id: str) -> list[str]:
     return list(prompts("decktet")["cards"][card_id]["keywords"])
 

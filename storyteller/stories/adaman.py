@@ -171,8 +171,7 @@ def story(log: GameLog, steps: list, outcome) -> dict[str, Any]:
                     + f" It cost {decktet.names(paid)}.")
             at_court.discard(target)  # a personality leaving the court eases the pressure
     return {
-        "setup": {k: [{"id": c, "name": decktet.name(c), "label": decktet.label(c), "meaning": decktet.meaning(c)} for c in v]
-                  for k, v in setup.items()},
+        "setup": {k: [decktet.info(c) for c in v] for k, v in setup.items()},
         "opening_journal": opening_journal,
         "acts": _paragraphs(acts),
         "closest": closest,

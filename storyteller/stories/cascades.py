@@ -98,16 +98,6 @@ def ordinal(n: int) -> str:
     return f"{n}{suffix}"
 
 
-def _card(card_id: str) -> dict[str, str]:
-    return {
-        "id": card_id,
-        "name": decktet.name(card_id),
-        "Name": decktet.Name(card_id),
-        "label": decktet.label(card_id),
-        "meaning": decktet.meaning(card_id),
-    }
-
-
 def story(log: GameLog, steps: list, outcome) -> dict[str, Any]:
     seed = log.seed
     p = _p()
@@ -165,7 +155,7 @@ def story(log: GameLog, steps: list, outcome) -> dict[str, Any]:
         if kind == "draw":
             card_id = e["card"]
             if e["to"] == "tier 1":
-                source = _card(card_id)
+                source = decktet.info(card_id)
                 tiers[0].append(card_id)
                 continue
             found = _reserve(e)
@@ -174,7 +164,7 @@ def story(log: GameLog, steps: list, outcome) -> dict[str, Any]:
             k, opens = found
             pool = p["pools"][str(k)]
             words = pick(p["opened" if opens else "surfaced"], seed, "pool", n)
-            c = _card(card_id)
+            c = decktet.info(card_id)
             told.add(card_id)
             say(words.format(pool=pool, pool_cap=_cap(pool), **c) + f" {c['meaning']}", brk=opens)
         elif kind == "decision":
@@ -184,7 +174,7 @@ def story(log: GameLog, steps: list, outcome) -> dict[str, Any]:
                 continue  # a turn: the passes are told above
             card_id, k, t = play
             fall = falls[t - 1]
-            c = _card(card_id)
+            c = decktet.info(card_id)
             if not tiers[t - 1]:
                 words = pick(p["begins"], seed, "begins", n)
             elif k is not None:
@@ -213,7 +203,7 @@ def story(log: GameLog, steps: list, outcome) -> dict[str, Any]:
         "acts": _paragraphs(acts),
         "falls": [_fall(final, t, falls[t - 1]) for t in range(1, TIERS + 1)] if final is not None else [],
         "placed": placed,
-        "left": [_card(c) for c in left],
+        "left": [decktet.info(c) for c in left],
         "unseen": total - placed - len(left),
         "total": total,
         "passes": pass_seen,
@@ -233,7 +223,7 @@ def _fall(state, tier: int, name: str) -> dict[str, Any]:
         "no": tier,
         "name": name,
         "Name": _cap(name),
-        "cards": [_card(c) for c in cards],
+        "cards": [decktet.info(c) for c in cards],
         "count": len(cards),
         "size": size,
         "full": len(cards) == size,

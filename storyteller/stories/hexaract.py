@@ -312,16 +312,11 @@ def _unique(items: list[str]) -> list[str]:
 
 
 def _card_info(card_id: str) -> dict[str, Any]:
-    return {
-        "id": card_id,
-        "name": decktet.name(card_id),
-        "Name": decktet.Name(card_id),
-        "label": decktet.label(card_id),
+    return decktet.info(card_id) | {
         "kind": kind_of(card_id),
         "kind_word": KIND_WORD[kind_of(card_id)],
         "rank": rank_label(card_id),
         "suits": list(suits_of(card_id)),
-        "meaning": decktet.meaning(card_id),
     }
 
 
