@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from conftest import read_events
 
 RULE_TEXT = Path(__file__).resolve().parents[2] / "shared" / "rules" / "carddom.txt"
@@ -25,16 +26,33 @@ def test_games_lists_carddom_and_its_variants(cli):
     assert "--variant overlord=back-row|anywhere" in r.out
 
 
-def test_rules_explain_in_our_own_words(cli):
-    r = cli("rules", "carddom")
+RULES = RULE_TEXT.parent
+OURS = [p for folder in ("prompts", "templates") for p in (Path(__file__).resolve().parents[1] / folder).rglob("*") if p.is_file()]
+
+
+def _copied(text: str, original: str, run: int = 12) -> list[str]:
+    words = text.split()
+    return [" ".join(words[i : i + run]) for i in range(len(words) - run) if " ".join(words[i : i + run]) in original]
+
+
+@pytest.mark.parametrize("game", ["carddom", "adaman", "cascades", "hexaract"])
+def test_rules_explain_in_our_own_words(cli, game):
+    r = cli("rules", game)
     assert r.code == 0
-    assert "overlord" in r.out and "Joker" in r.out
-    if RULE_TEXT.exists():
-        original = " ".join(RULE_TEXT.read_text(encoding="utf-8").split())
-        words = r.out.split()
-        # no run of 12 words is copied from the designer's text
-        for i in range(len(words) - 12):
-            assert " ".join(words[i : i + 12]) not in original
+    assert len(r.out.split()) > 150
+    source = RULES / f"{game}.txt"
+    if not source.exists():
+        pytest.skip("the designers' rule texts are not beside this checkout")
+    original = " ".join(source.read_text(encoding="utf-8").split())
+    assert _copied(r.out, original) == []  # no run of 12 words is pasted from the designer's text
+
+
+def test_prompts_and_templates_paste_no_rule_text():
+    if not RULES.exists():
+        pytest.skip("the designers' rule texts are not beside this checkout")
+    originals = " ".join(" ".join(p.read_text(encoding="utf-8").split()) for p in RULES.glob("*.txt"))
+    for path in OURS:
+        assert _copied(path.read_text(encoding="utf-8"), originals) == [], path.name
 
 
 def test_play_without_a_terminal_fails_at_once_with_advice(cli, home):
