@@ -49,3 +49,37 @@ def act(state: State, key: str, source: Stacked | None = None) -> State:
 
 def keys(state: State) -> list[str]:
     return [a.key for a in state.legal_actions()]
+
+
+def play_one_move(game_name: str, seed: str, keys: str, path, variants=(), width: int = 140):
+    """Drive the guided session through prompt_toolkit pipe input for one decision, then
+    save and quit. Returns (the log's events after the header, what the screen showed)."""
+    import io
+
+    import pytest
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+    from rich.console import Console
+
+    from conftest import read_events
+    from storyteller.drivers import PlayerDriver
+    from storyteller.engine import get_game
+    from storyteller.session import SaveAndQuit, Session
+    from storyteller.ui.terminal import Terminal
+
+    class Once(PlayerDriver):
+        def choose(self, s):
+            if s.decisions:
+                raise SaveAndQuit()
+            return super().choose(s)
+
+    game = get_game(game_name)
+    buffer = io.StringIO()
+    with create_pipe_input() as pipe:
+        pipe.send_text(keys)
+        term = Terminal(console=Console(file=buffer, width=width, no_color=True), input=pipe, output=DummyOutput())
+        session = Session.new(game, game.parse_variants(list(variants)), seed, path)
+        with pytest.raises(SaveAndQuit):
+            session.run(Once(term))
+        session.close()
+    return read_events(path)[1:], buffer.getvalue()

@@ -2,19 +2,12 @@
 
 from __future__ import annotations
 
-import io
-
 import pytest
-from prompt_toolkit.input import create_pipe_input
-from prompt_toolkit.output import DummyOutput
-from rich.console import Console
 
 from conftest import read_events
-from storyteller.drivers import PlayerDriver
+from helpers import play_one_move
 from storyteller.engine import get_game
 from storyteller.games.adaman import targets
-from storyteller.session import SaveAndQuit, Session
-from storyteller.ui.terminal import Terminal
 
 DOWN, ENTER, SPACE = "\x1b[B", "\r", " "
 
@@ -111,7 +104,6 @@ def test_the_checkbox_validator_says_why_a_set_is_refused():
 
 @pytest.mark.timeout(20)
 def test_target_then_checkbox_at_the_prompt(tmp_path):
-    game = get_game("adaman")
     state = first_play("3")
     index, target, eligible, small = find_small_payment(state)
     # the target, mark the small resource only and confirm (refused, the prompt stays),
@@ -121,24 +113,8 @@ def test_target_then_checkbox_at_the_prompt(tmp_path):
     setup_questions = len(state.court) + sum(PERSON[c] for c in state.capital)  # each personality asks one
     keys = ENTER * setup_questions
     keys += DOWN * index + ENTER + DOWN * small + SPACE + ENTER + "a" + ENTER + ENTER * 6
-    buffer = io.StringIO()
-    path = tmp_path / "cb.jsonl"
-
-    class Once(PlayerDriver):
-        def choose(self, s):
-            if s.decisions:
-                raise SaveAndQuit()
-            return super().choose(s)
-
-    with create_pipe_input() as pipe:
-        pipe.send_text(keys)
-        term = Terminal(console=Console(file=buffer, width=120, no_color=True), input=pipe, output=DummyOutput())
-        session = Session.new(game, game.parse_variants([]), "3", path)
-        with pytest.raises(SaveAndQuit):
-            session.run(Once(term))
-        session.close()
-    decided = [e for e in read_events(path)[1:] if e["event"] == "decision"]
+    events, screen = play_one_move("adaman", "3", keys, tmp_path / "cb.jsonl", width=120)
+    decided = [e for e in events if e["event"] == "decision"]
     assert len(decided) == 1
     assert decided[0]["action"] == f"control {target} with {'+'.join(eligible)}"
-    screen = buffer.getvalue()
     assert "Court" in screen and "Resources" in screen and "Still to control" in screen

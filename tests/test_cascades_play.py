@@ -5,16 +5,14 @@ from __future__ import annotations
 import io
 
 import pytest
-from prompt_toolkit.input import create_pipe_input
-from prompt_toolkit.output import DummyOutput
 from rich.console import Console
 
 from conftest import read_events
-from storyteller.drivers import PlayerDriver
+from helpers import play_one_move
 from storyteller.engine import get_game
 from storyteller.export import render
 from storyteller.log import read
-from storyteller.session import SaveAndQuit, SeededSource, Session
+from storyteller.session import SeededSource
 from storyteller.ui.terminal import Terminal
 
 ENTER = "\r"
@@ -126,31 +124,13 @@ def test_the_story_keeps_journal_entries_verbatim_and_renders_the_same(cli, tmp_
 
 @pytest.mark.timeout(20)
 def test_the_table_and_a_turn_at_the_prompt(tmp_path):
-    game = get_game("cascades")
     # the source's question, then the first move (only "Turn three" is legal), then stop
     keys = "A spring under the archer's feet." + ENTER + ENTER
-    buffer = io.StringIO()
-    path = tmp_path / "p.jsonl"
-
-    class Once(PlayerDriver):
-        def choose(self, s):
-            if s.decisions:
-                raise SaveAndQuit()
-            return super().choose(s)
-
-    with create_pipe_input() as pipe:
-        pipe.send_text(keys)
-        term = Terminal(console=Console(file=buffer, width=140, no_color=True), input=pipe, output=DummyOutput())
-        session = Session.new(game, game.parse_variants([]), "2", path)
-        with pytest.raises(SaveAndQuit):
-            session.run(Once(term))
-        session.close()
-    events = read_events(path)[1:]
+    events, screen = play_one_move("cascades", "2", keys, tmp_path / "p.jsonl")
     assert [e["action"] for e in events if e["event"] == "decision"] == ["turn"]
     journal = [e for e in events if e["event"] == "journal"]
     assert [e["text"] for e in journal] == ["A spring under the archer's feet."]
     assert journal[0]["prompt"]  # it answered the source's question
-    screen = buffer.getvalue()
     for words in ("Tier 1", "the first fall", "Tier 3", "the Huntress Crown", "Still lacks", "Takes now",
                   "Waste:", "Stock: 24 cards", "Pass: 1", "Top: closed (opens next)"):
         assert words in screen, words

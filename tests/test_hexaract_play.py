@@ -6,21 +6,16 @@ and the Sea (Crown), and the greedy player loses to harm on turn 7.
 
 from __future__ import annotations
 
-import io
 
 import pytest
-from prompt_toolkit.input import create_pipe_input
-from prompt_toolkit.output import DummyOutput
-from rich.console import Console
 
 from conftest import read_events
-from storyteller.drivers import PlayerDriver
+from helpers import play_one_move
 from storyteller.engine import Draw, get_game
 from storyteller.export import render
 from storyteller.log import read
-from storyteller.session import SaveAndQuit, SeededSource, Session
+from storyteller.session import SeededSource, Session
 from storyteller.stories import hexaract as tell
-from storyteller.ui.terminal import Terminal
 
 DOWN, ENTER = "\x1b[B", "\r"
 SEED = "22"
@@ -122,27 +117,9 @@ def test_the_story_keeps_the_journal_verbatim_and_renders_the_same_every_time(cl
     assert "The Pact (9) finds no matching token." in playthrough
 
 
-class Once(PlayerDriver):
-    """The player at the prompt for one decision, then save and quit."""
-
-    def choose(self, s):
-        if s.decisions:
-            raise SaveAndQuit()
-        return super().choose(s)
-
-
 def play_once(tmp_path, keys: str):
-    game = get_game("hexaract")
-    buffer = io.StringIO()
-    path = tmp_path / "p.jsonl"
-    with create_pipe_input() as pipe:
-        pipe.send_text(keys)
-        term = Terminal(console=Console(file=buffer, width=140, no_color=True), input=pipe, output=DummyOutput())
-        session = Session.new(game, {}, SEED, path)
-        with pytest.raises(SaveAndQuit):
-            session.run(Once(term))
-        session.close()
-    return [e for e in read_events(path)[1:] if e["event"] == "decision"], buffer.getvalue()
+    events, screen = play_one_move("hexaract", SEED, keys, tmp_path / "p.jsonl")
+    return [e for e in events if e["event"] == "decision"], screen
 
 
 @pytest.mark.timeout(20)
