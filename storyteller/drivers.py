@@ -10,8 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from storyteller.engine import Action, RuleError
-from storyteller.rng import Stream
-from storyteller.session import Command, Session
+from storyteller.session import Command, Session, auto_choice
 from storyteller.stories import teller
 
 
@@ -85,13 +84,7 @@ class AutoDriver(_Narrating):
         self.seed = seed
 
     def choose(self, session: Session):
-        legal = session.legal_actions()
-        if self.policy == "greedy":
-            hint = session.game.hint(session.state)
-            action = hint.action if hint else legal[0]
-        else:
-            # One stream per decision: a resumed game goes on exactly as it would have.
-            action = Stream(self.seed, "auto", str(session.decisions)).choice(legal)
+        action = auto_choice(session.game, session.state, self.seed, self.policy, session.decisions)
         _out(f"> {action.text}")
         return action
 

@@ -61,6 +61,36 @@ def make_source(header: dict[str, Any], game: Game, variants: dict[str, str]) ->
     return SeededSource(header["seed"], game, variants)
 
 
+# -- playing without a person ------------------------------------------------------------
+
+
+def auto_choice(game: Game, state: State, seed: str, policy: str, decisions: int) -> Action:
+    """The move ``--auto`` makes: ``greedy`` takes the game's hint; ``random`` draws from
+    the seed, one stream per decision, so a resumed game goes on exactly as it would have."""
+    if policy == "greedy":
+        hint = game.hint(state)
+        if hint is not None:
+            return hint.action
+        return state.legal_actions()[0]
+    return Stream(seed, "auto", str(decisions)).choice(state.legal_actions())
+
+
+def simulate(game: Game, variants: dict[str, str], seed: str, policy: str) -> State:
+    """Play one seeded game to its end with ``--auto``'s choices, without a log
+    (win rates, batch runs): the same moves ``storyteller play --auto`` would make."""
+    state = game.new_state(variants)
+    source = SeededSource(seed, game, variants)
+    decisions = 0
+    while state.outcome is None:
+        request = state.chance()
+        if request is not None:
+            state.resolve(source.resolve(request))
+        else:
+            state.apply(auto_choice(game, state, seed, policy, decisions))
+            decisions += 1
+    return state
+
+
 # -- walking a log ----------------------------------------------------------------------
 
 

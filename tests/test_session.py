@@ -252,3 +252,18 @@ def test_truncated_log_error_keeps_the_intact_part(tmp_path):
         read(path)
     assert e.value.intact.events == []
     assert isinstance(e.value, LogError)
+
+
+@pytest.mark.parametrize("policy", ["random", "greedy"])
+@pytest.mark.parametrize("name", ["adaman", "cascades", "hexaract"])
+def test_simulate_makes_the_moves_auto_play_makes(cli, tmp_path, name, policy):
+    """Win rates are measured with simulate(): it must be the very game --auto plays."""
+    from storyteller.session import simulate
+
+    path = tmp_path / f"{name}.jsonl"
+    assert cli("play", name, "--seed", "5", "--auto", policy, "--log", path).code == 0
+    logged = walk(read(path))
+    game = get_game(name)
+    alone = simulate(game, game.parse_variants([]), "5", policy)
+    assert alone.outcome == logged.outcome
+    assert alone.places() == logged.state.places()

@@ -19,23 +19,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from storyteller.games.adaman import GAME, RANK  # noqa: E402
-from storyteller.rng import Stream  # noqa: E402
-from storyteller.session import SeededSource  # noqa: E402
+from storyteller.session import simulate  # noqa: E402
 
 
 def play(seed: str, policy: str, variants: dict[str, str]):
-    state = GAME.new_state(variants)
-    source = SeededSource(seed, GAME, variants)
-    pick = Stream(seed, "auto")
-    while state.outcome is None:
-        draw = state.chance()
-        if draw is not None:
-            state.resolve(source.resolve(draw))
-        elif policy == "greedy":
-            state.apply(GAME.hint(state).action)
-        else:
-            state.apply(pick.choice(state.legal_actions()))
-    return state
+    return simulate(GAME, variants, seed, policy)
 
 
 def main() -> None:

@@ -16,25 +16,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from storyteller.games.cascades import GAME  # noqa: E402
-from storyteller.rng import Stream  # noqa: E402
-from storyteller.session import SeededSource  # noqa: E402
+from storyteller.session import simulate  # noqa: E402
 
 
 def play(seed: str, variants: dict[str, str], policy: str) -> tuple[bool, int]:
-    """One game; returns (won, cards placed)."""
-    state = GAME.new_state(variants)
-    source = SeededSource(seed, GAME, variants)
-    pick = Stream(seed, "auto")
-    while state.outcome is None:
-        request = state.chance()
-        if request is not None:
-            state.resolve(source.resolve(request))
-            continue
-        if policy == "random":
-            action = pick.choice(state.legal_actions())
-        else:
-            action = GAME.hint(state).action
-        state.apply(action)
+    """One game, as ``--auto`` plays it; returns (won, cards placed)."""
+    state = simulate(GAME, variants, seed, policy)
     return state.outcome.won, state.placed
 
 

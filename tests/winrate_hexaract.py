@@ -18,23 +18,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from storyteller.games.hexaract import GAME  # noqa: E402
-from storyteller.rng import Stream  # noqa: E402
-from storyteller.session import SeededSource  # noqa: E402
+from storyteller.session import simulate  # noqa: E402
 
 
 def play(seed: str, greedy: bool):
-    source = SeededSource(seed, GAME, {})
-    pick = Stream(seed, "auto")
-    state = GAME.new_state({})
-    while state.outcome is None:
-        request = state.chance()
-        if request is not None:
-            state.resolve(source.resolve(request))
-        elif greedy:
-            state.apply(GAME.hint(state).action)
-        else:
-            state.apply(pick.choice(state.legal_actions()))
-    return state
+    return simulate(GAME, {}, seed, "greedy" if greedy else "random")
 
 
 def measure(n: int, greedy: bool) -> tuple[int, Counter, float, float]:
