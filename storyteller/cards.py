@@ -12,7 +12,6 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
-from typing import Iterable
 
 
 @dataclass(frozen=True)
@@ -85,25 +84,10 @@ def decktet_cards() -> tuple[Card, ...]:
     return tuple(out)
 
 
-class CardIndex:
-    """Look cards up by id; the engine keeps ids, the views want whole cards."""
-
-    def __init__(self, cards: Iterable[Card]) -> None:
-        self._by_id = {card.id: card for card in cards}
-
-    def __getitem__(self, card_id: str) -> Card:
-        return self._by_id[card_id]
-
-    def __contains__(self, card_id: object) -> bool:
-        return card_id in self._by_id
-
-    def __iter__(self):
-        return iter(self._by_id.values())
-
-
 @lru_cache(maxsize=None)
-def all_cards() -> CardIndex:
-    return CardIndex((*piquet_cards(), *decktet_cards()))
+def all_cards() -> dict[str, Card]:
+    """Every card of every deck, by id."""
+    return {c.id: c for c in (*piquet_cards(), *decktet_cards())}
 
 
 def card(card_id: str) -> Card:

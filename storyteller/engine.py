@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass, field
-from typing import Callable, Mapping, Protocol, Sequence, Union
+from typing import Mapping, Protocol, Sequence, Union
 
 
 class RuleError(ValueError):
@@ -121,7 +121,6 @@ class Game:
     name: str = ""
     title: str = ""
     summary: str = ""
-    deck_name: str = ""
     variants: tuple[Variant, ...] = ()
     has_policy: bool = False  # True where hint() gives the greedy policy's choice
     piles: tuple[str, ...] = ("deck",)  # the decks the game shuffles (see Draw.pile)
@@ -217,5 +216,3 @@ def get_game(name: str) -> Game:
     module = importlib.import_module(_GAMES[key])
     return module.GAME
 
-
-Policy = Callable[[State], Action]

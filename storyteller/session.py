@@ -228,11 +228,17 @@ def walk(log: GameLog, keep_steps: bool = False, on_step: Callable[[Step], None]
 class Driver(Protocol):
     """Who makes the decisions: the player at a terminal, a policy, a script."""
 
+    def begin(self, session: "Session", resumed: bool) -> None: ...
+
     def choose(self, session: "Session") -> "Choice": ...
 
     def after_draw(self, session: "Session", event: dict[str, Any]) -> None: ...
 
+    def after_decision(self, session: "Session", event: dict[str, Any], before: State) -> None: ...
+
     def after_end(self, session: "Session") -> None: ...
+
+    def interrupted(self, session: "Session") -> None: ...
 
 
 @dataclass(frozen=True)
@@ -341,7 +347,7 @@ class Session:
         self.history.append((event["n"], before))
         self.state.apply(chosen)
         self.decisions += 1
-        if driver is not None and hasattr(driver, "after_decision"):
+        if driver is not None:
             driver.after_decision(self, event, before)
         self.advance(driver)
 

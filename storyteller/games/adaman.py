@@ -37,7 +37,6 @@ are listed in deck order (the order of ``decktet_cards()``), joined by ``+``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
 from itertools import combinations
 from typing import Mapping
 
@@ -695,7 +694,6 @@ class Adaman(Game):
     title = "Adaman"
     has_policy = True
     summary = "Control every personality of the kingdom with your resources before the court fills up (Decktet)."
-    deck_name = "Decktet (36 basic cards; extended adds the Excuse, Pawns and Courts)"
     variants = (
         Variant(
             "extended",

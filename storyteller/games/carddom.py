@@ -283,7 +283,6 @@ class Carddom(Game):
     name = "carddom"
     title = "Carddom"
     summary = "A journey through a realm of eight stacks to face its overlord (piquet deck and two Jokers)."
-    deck_name = "32-card piquet deck and 2 Jokers"
     variants = (
         Variant("jokers", ("revealed", "taken"), "revealed: a Joker turned up ends the journey; taken: a Joker is a dead card that can never be taken"),
         Variant("overlord", ("back-row", "anywhere"), "back-row: face the overlord from a back-row stack; anywhere: face it at any time"),

@@ -437,7 +437,6 @@ class Cascades(Game):
     title = "Cascades"
     has_policy = True
     summary = "Turn the stock three at a time and build all the cards into three tiers that follow suit."
-    deck_name = "Decktet (36 basic cards; the Pawns and Courts optional)"
     variants = (
         Variant(
             "pawns-courts",

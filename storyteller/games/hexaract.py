@@ -658,7 +658,6 @@ class Hexaract(Game):
     has_policy = True
     piles = ("deck", "aces")
     summary = "Roll five dice along a journey of Decktet cards and bring back all six suits (Decktet, 5d6, suit tokens)."
-    deck_name = "36-card basic Decktet (Aces set apart), five dice and suit tokens"
     variants = ()
 
     def deck(self, variants: Mapping[str, str], pile: str = "deck") -> list[str]:

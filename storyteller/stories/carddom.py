@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from storyteller.cards import card
-from storyteller.games.carddom import LAYERS, where
+from storyteller.games.carddom import where
 from storyteller.log import GameLog
 from storyteller.narrative import pick, prompts
 
