@@ -9,12 +9,12 @@ from __future__ import annotations
 import os
 import re
 import sys
-from datetime import datetime
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from storyteller.engine import Game, VariantError, game_names, get_game
-from storyteller.log import GameLog, LogError, TruncatedLog, iter_logs, read
+from storyteller import registry, store
+from storyteller.engine import Game, VariantError
+from storyteller.log import GameLog, LogError, TruncatedLog
 
 EXIT_ERROR = 1
 EXIT_USAGE = 2
@@ -42,7 +42,7 @@ def guarded(func: Callable[..., int | None], *args: Any, **kwargs: Any) -> int:
     except UserError as e:
         err(e.message)
         return e.code
-    except LogError as e:
+    except (LogError, registry.RegistryError) as e:
         err(str(e))
         return EXIT_ERROR
     except (KeyboardInterrupt, EOFError):
@@ -57,46 +57,14 @@ def guarded(func: Callable[..., int | None], *args: Any, **kwargs: Any) -> int:
         return EXIT_ERROR
 
 
-# -- where things live ------------------------------------------------------------------
-
-
-def home() -> Path:
-    """The per-user data folder (``STORYTELLER_HOME`` overrides it)."""
-    override = os.environ.get("STORYTELLER_HOME")
-    if override:
-        return Path(override).expanduser()
-    from platformdirs import user_data_dir
-
-    return Path(user_data_dir("storyteller", appauthor=False))
-
-
-def sessions_dir() -> Path:
-    return home() / "sessions"
-
-
-def _slug(text: str) -> str:
-    return re.sub(r"[^A-Za-z0-9]+", "-", text).strip("-")[:40] or "seed"
-
-
-def default_log_path(game: str, seed: str) -> Path:
-    stamp = datetime.now().strftime("%Y-%m-%d-%H%M%S")
-    base = sessions_dir() / f"{stamp}-{game}-{_slug(seed)}"
-    path = base.with_suffix(".jsonl")
-    n = 2
-    while path.exists():
-        path = Path(f"{base}-{n}.jsonl")
-        n += 1
-    return path
-
-
 # -- options --------------------------------------------------------------------------
 
 
 def load_game(name: str) -> Game:
     try:
-        return get_game(name)
-    except KeyError as e:
-        raise UserError(e.args[0], EXIT_USAGE) from None
+        return registry.rules(name)
+    except registry.RegistryError as e:
+        raise UserError(str(e), EXIT_USAGE) from None
 
 
 def load_variants(game: Game, specs: Sequence[str]) -> dict[str, str]:
@@ -120,6 +88,7 @@ def load_seed(seed: str | None) -> str:
 def make_driver(game: Game, seed: str, auto: str | None, answers: Path | None, plain: bool):
     """The decision maker: a policy, a script, or the player at a terminal."""
     from storyteller import drivers
+    from storyteller.session import AutoPlayer
 
     if auto and answers:
         raise UserError("choose either --auto or --answers, not both", EXIT_USAGE)
@@ -128,7 +97,7 @@ def make_driver(game: Game, seed: str, auto: str | None, answers: Path | None, p
             raise UserError(f"--auto takes 'random' or 'greedy' (not '{auto}')", EXIT_USAGE)
         if auto == "greedy" and not game.has_policy:
             raise UserError(f"{game.title} has no greedy policy yet; use --auto random", EXIT_USAGE)
-        return drivers.AutoDriver(auto, seed)
+        return drivers.AutoDriver(AutoPlayer(game, seed, auto))
     if answers:
         try:
             return drivers.AnswersDriver.from_file(answers)
@@ -164,7 +133,7 @@ def play(
     chosen = load_variants(game, variants)
     seed_text = load_seed(seed)
     driver = make_driver(game, seed_text, auto, answers, plain)
-    path = log if log is not None else default_log_path(game.name, seed_text)
+    path = log if log is not None else store.new_log_path(game.name, seed_text)
     mode = f"auto {auto}" if auto else "answers" if answers else "player"
     session = Session.new(game, chosen, seed_text, path, mode=mode)
     driver.begin(session, resumed=False)
@@ -205,12 +174,6 @@ def _quote(path: Path) -> str:
     return f"'{text}'" if re.search(r"[^\w@%+=:,./-]", text) else text
 
 
-def _read_log(path: Path) -> GameLog:
-    if path.is_dir():
-        raise UserError(f"{path}: is a folder, not a log")
-    return read(path)
-
-
 def resume(
     path: Path | None = None,
     auto: str | None = None,
@@ -221,10 +184,12 @@ def resume(
     from storyteller.session import Session
 
     if path is None:
-        path = _latest_unfinished()
+        path = store.latest_unfinished()
+        if path is None:
+            raise UserError(f"no unfinished session in {store.sessions_dir()}; start one with: storyteller play carddom")
     repair = False
     try:
-        log = _read_log(path)
+        log = store.open_log(path)
     except TruncatedLog as e:
         log = e.intact
         if not yes and not _confirm_repair(str(e), plain):
@@ -255,42 +220,13 @@ def _confirm_repair(problem: str, plain: bool) -> bool:
     )
 
 
-def _latest_unfinished() -> Path:
-    candidates = []
-    for path in iter_logs(sessions_dir()):
-        try:
-            log = read(path)
-        except TruncatedLog as e:
-            log = e.intact
-        except LogError:
-            continue
-        if not log.finished:
-            candidates.append((log.header.get("started", ""), path))
-    if not candidates:
-        raise UserError(f"no unfinished session in {sessions_dir()}; start one with: storyteller play carddom")
-    return max(candidates)[1]
-
-
 # -- looking at logs ------------------------------------------------------------------
 
 
 def sessions() -> int:
-    folder = sessions_dir()
-    rows = []
-    for path in iter_logs(folder):
-        try:
-            log = read(path)
-            end = log.end
-            status = "in progress" if end is None else end["result"]
-        except TruncatedLog as e:
-            log = e.intact
-            status = "cut off (resume to repair)"
-        except LogError as e:
-            rows.append(("?", "?", "?", f"unreadable: {str(e).split(': ', 1)[-1]}", path.name))
-            continue
-        started = str(log.header.get("started", ""))[:16].replace("T", " ")
-        rows.append((log.game, log.seed, started, status, path.name))
-    if not rows:
+    folder = store.sessions_dir()
+    found = store.summaries(folder)
+    if not found:
         say(f"No saved sessions yet in {folder}. Start one with: storyteller play carddom")
         return 0
     from rich.console import Console
@@ -299,8 +235,9 @@ def sessions() -> int:
     table = Table(title=f"Sessions in {folder}", title_justify="left")
     for column in ("game", "seed", "started", "status", "file"):
         table.add_column(column)
-    for row in sorted(rows, key=lambda r: r[2]):
-        table.add_row(*row)
+    for s in found:
+        status = {"cut off": "cut off (resume to repair)", "unreadable": f"unreadable: {s.problem}"}.get(s.status, s.status)
+        table.add_row(s.game, s.seed, s.started[:16].replace("T", " "), status, s.path.name)
     Console().print(table)
     return 0
 
@@ -308,7 +245,7 @@ def sessions() -> int:
 def replay(path: Path, show: bool = False, plain: bool = False) -> int:
     from storyteller.session import walk
 
-    log = _read_log(path)
+    log = store.open_log(path)
     view = None
     if show:
         from storyteller.ui.replay import ReplayView
@@ -345,7 +282,7 @@ def export(
         raise UserError("choose one: --story or --playthrough", EXIT_USAGE)
     if output is not None and output.exists() and not force:
         raise UserError(f"{output}: already exists; add --force to overwrite it")
-    log = _read_log(path)
+    log = store.open_log(path)
     kind = "story" if story else "playthrough" if playthrough else "story"
     try:
         text = exporter.render(log, kind, template)
@@ -364,8 +301,12 @@ def export(
 
 
 def list_games() -> int:
-    for name in game_names():
-        game = get_game(name)
+    for name in registry.names():
+        try:
+            game = registry.rules(name)
+        except registry.RegistryError as e:
+            say(f"{name:<10} (cannot be loaded: {e})")
+            continue
         say(f"{game.name:<10} {game.summary}")
         for v in game.variants:
             form = f"--variant {v.name}" if v.flag else f"--variant {v.name}={'|'.join(v.choices)}"
@@ -374,11 +315,8 @@ def list_games() -> int:
 
 
 def rules(name: str) -> int:
-    game = load_game(name)
-    from storyteller.narrative import data_dir
-
-    path = data_dir("prompts") / f"{game.name}.rules.md"
-    text = path.read_text(encoding="utf-8")
+    load_game(name)
+    text = registry.get(name).rules_markdown()
     if sys.stdout.isatty():
         from rich.console import Console
         from rich.markdown import Markdown

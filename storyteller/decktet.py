@@ -1,5 +1,6 @@
-"""The Decktet, shared by Adaman, Cascades and Hexaract: cards by id, one way to name a
-card in words (terminal and Markdown alike), and what each card and suit means."""
+"""The Decktet, shared by Adaman, Cascades and Hexaract: its cards by id, its suits, and
+the one way to name a card in words (terminal and Markdown alike). Card facts only: what
+the cards mean in a story lives in ``storyteller.stories.decktet``."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from functools import lru_cache
 from typing import Iterable
 
 from storyteller.cards import Card, decktet_cards
-from storyteller.narrative import prompts
+from storyteller.words import cap, join_and
 
 SUITS = ("Moons", "Suns", "Waves", "Leaves", "Wyrms", "Knots")
 
@@ -25,64 +26,32 @@ def basic() -> list[Card]:
     return [c for c in decktet_cards() if c.deck == "basic"]
 
 
-def rank_text(c: Card) -> str:
-    """"8", "Ace", "Crown", "Pawn"; the Excuse has no rank."""
-    return c.rank
+def _card(card: str | Card) -> Card:
+    return card if isinstance(card, Card) else get(card)
 
 
-def suits_text(c: Card) -> str:
-    return "/".join(c.suits)
-
-
-def name(card_id: str | Card) -> str:
+def name(card: str | Card) -> str:
     """The card's name as a sentence uses it: "the Mill", "the Ace of Moons"."""
-    c = card_id if isinstance(card_id, Card) else get(card_id)
+    c = _card(card)
     return c.name if c.name.startswith("the ") else f"the {c.name}"
 
 
-def label(card_id: str | Card) -> str:
-    """Name, rank and suits in plain words: "the Mill (8, Waves/Leaves)", "the Excuse"."""
-    c = card_id if isinstance(card_id, Card) else get(card_id)
-    parts = [p for p in (rank_text(c), suits_text(c)) if p]
+def Name(card: str | Card) -> str:
+    """As :func:`name`, capitalised for the start of a sentence."""
+    return cap(name(card))
+
+
+def label(card: str | Card, rank: str | None = None, suits: bool = True) -> str:
+    """Name, rank and suits in plain words: "the Mill (8, Waves/Leaves)", "the Excuse".
+
+    ``rank`` replaces the printed rank where a game counts it as a number (Adaman: "the
+    Ace of Moons (1, Moons)"); ``suits=False`` leaves the suits out ("the Mill (8)").
+    """
+    c = _card(card)
+    parts = [p for p in (c.rank if rank is None else rank, "/".join(c.suits) if suits else "") if p]
     return f"{name(c)} ({', '.join(parts)})" if parts else name(c)
 
 
-def Name(card_id: str | Card) -> str:
-    """As :func:`name`, capitalised for the start of a sentence."""
-    text = name(card_id)
-    return text[0].upper() + text[1:]
-
-
-def meaning(card_id: str) -> str:
-    return prompts("decktet")["cards"][card_id]["meaning"]
-
-
-def info(card_id: str) -> dict[str, str]:
-    """A card as templates use it: id, name, Name (capitalised), label and meaning."""
-    return {
-        "id": card_id,
-        "name": name(card_id),
-        "Name": Name(card_id),
-        "label": label(card_id),
-        "meaning": meaning(card_id),
-    }
-
-
-def keywords(card_id: str) -> list[str]:
-    return list(prompts("decktet")["cards"][card_id]["keywords"])
-
-
-def suit_info(suit: str) -> dict[str, str]:
-    return prompts("decktet")["suits"][suit]
-
-
-def theme(suit: str) -> str:
-    return suit_info(suit)["theme"]
-
-
-def names(card_ids: Iterable[str]) -> str:
+def names(cards: Iterable[str | Card]) -> str:
     """"the Mill, the Sea and the Ace of Moons"."""
-    items = [name(c) for c in card_ids]
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
+    return join_and(name(c) for c in cards)

@@ -9,9 +9,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from storyteller.engine import Action, RuleError
-from storyteller.session import Command, Session, auto_choice
-from storyteller.stories import teller
+from storyteller import registry
+from storyteller.engine import Move, RuleError, State
+from storyteller.session import AutoPlayer, Command, Session
+from storyteller.stories import Teller
 
 
 class AnswersExhausted(Exception):
@@ -26,22 +27,17 @@ def _out(text: str = "") -> None:
     print(text, flush=True)
 
 
-def told_after(session: Session, event: dict[str, Any], before) -> tuple[str, list[str]] | None:
-    """What a game has to say right after a decision, before the draws it brings
-    (Hexaract: the consequences of inaction at the end of a turn)."""
-    hook = getattr(teller(session.game.name), "after_decision", None)
-    return hook(event, before, session.state) if hook else None
+def teller_of(session: Session) -> Teller:
+    return registry.get(session.game.name).teller
 
 
 def why_illegal(session: Session, key: str) -> str:
     """The rule that forbids ``key`` now, in words."""
     probe = session.state.clone()
     try:
-        probe.apply(Action(key, key))
+        probe.apply(session.game.parse(key))
     except RuleError as e:
         return str(e)
-    except Exception:  # a malformed key the game cannot even parse
-        return "the game has no such move"
     return "it is not a legal move now"
 
 
@@ -55,11 +51,11 @@ class _Narrating:
         _out(f"Log: {session.path}")
 
     def after_draw(self, session: Session, event: dict[str, Any]) -> None:
-        tell = teller(session.game.name)
+        tell = teller_of(session)
         _out(f"  {tell.draw_text(event)} {tell.meaning(event, session.seed, session.variants)}")
 
-    def after_decision(self, session: Session, event: dict[str, Any], before) -> None:
-        told = told_after(session, event, before)
+    def after_decision(self, session: Session, event: dict[str, Any], before: State, move: Move) -> None:
+        told = teller_of(session).after_decision(before, move, session.state)
         if told:
             title, lines = told
             _out(f"  {title}:")
@@ -79,12 +75,16 @@ class _Narrating:
 class AutoDriver(_Narrating):
     """Plays by itself: ``random`` picks a legal move from the seed, ``greedy`` takes the hint."""
 
-    def __init__(self, policy: str, seed: str) -> None:
-        self.policy = policy
-        self.seed = seed
+    def __init__(self, player: AutoPlayer) -> None:
+        self.player = player
+
+    def begin(self, session: Session, resumed: bool) -> None:
+        super().begin(session, resumed)
+        if resumed:
+            self.player.warm([before for _, before in session.history])
 
     def choose(self, session: Session):
-        action = auto_choice(session.game, session.state, self.seed, self.policy, session.decisions)
+        action = self.player.choose(session.state, session.decisions)
         _out(f"> {action.text}")
         return action
 
@@ -121,7 +121,7 @@ class AnswersDriver(_Narrating):
     def after_draw(self, session: Session, event: dict[str, Any]) -> None:
         super().after_draw(session, event)
         nxt = self._peek()
-        prompt = teller(session.game.name).question(event, session.seed)
+        prompt = teller_of(session).question(event, session.seed)
         if prompt and nxt and nxt[1].lower().startswith("journal:"):
             # An entry right after a card that asks a question answers it (even the last card's).
             self.pos += 1
@@ -165,24 +165,26 @@ class PlayerDriver:
 
     def __init__(self, terminal) -> None:
         self.term = terminal
+        self.policy = None  # the hint's policy, made for this game at its start
 
     def begin(self, session: Session, resumed: bool) -> None:
         from storyteller.ui import play
 
+        self.policy = session.game.policy("greedy")
         play.begin(self.term, session, resumed)
 
     def choose(self, session: Session):
         from storyteller.ui import play
 
-        return play.choose(self.term, session)
+        return play.choose(self.term, session, self.policy)
 
     def after_draw(self, session: Session, event: dict[str, Any]) -> None:
         from storyteller.ui import play
 
         play.after_draw(self.term, session, event)
 
-    def after_decision(self, session: Session, event: dict[str, Any], before) -> None:
-        told = told_after(session, event, before)
+    def after_decision(self, session: Session, event: dict[str, Any], before: State, move: Move) -> None:
+        told = teller_of(session).after_decision(before, move, session.state)
         if told:
             from storyteller.ui import play
 

@@ -1,18 +1,22 @@
-"""The shape every game has, and the registry of games.
+"""The shape every game's rules have, in the manner of OpenSpiel and python-chess.
 
-A game is pure rules, in the manner of OpenSpiel: a state either waits for chance (a
-card to be drawn, dice to be rolled), or waits for a decision among its legal actions,
-or is over with an outcome. The state never draws a card itself: it names the draw it
-needs (which deal, which place in it) and whoever drives the game answers. That one seam
-is how a seeded shuffle, a replayed log or a player's own physical deck all feed the same
-rules.
+A state either waits for chance (a card to be drawn, dice to be rolled), or waits for a
+decision among its legal actions, or is over with an outcome. The state never draws a
+card itself: it names the draw it needs (which deal, which place in it, which cards it can
+be) and whoever drives the game answers. That one seam is how a seeded shuffle, a replayed
+log or a player's own physical deck all feed the same rules.
+
+A decision is a typed :class:`Move`, parsed from the log's text by the game
+(``rules.parse(key)``) and printed back (``move.key``): nothing downstream re-parses keys
+or matches sentences. An :class:`Outcome` carries a machine-readable ``cause`` beside its
+sentence.
 """
 
 from __future__ import annotations
 
-import importlib
+import dataclasses
 from dataclasses import dataclass, field
-from typing import Mapping, Protocol, Sequence, Union
+from typing import Any, Callable, ClassVar, Mapping, Protocol, Sequence, Union
 
 
 class RuleError(ValueError):
@@ -23,6 +27,9 @@ class VariantError(ValueError):
     """An unknown variant, or a value the variant does not take."""
 
 
+# -- chance ------------------------------------------------------------------------------
+
+
 @dataclass(frozen=True)
 class Draw:
     """Chance: one card, from place ``slot`` of shuffle number ``deal`` of a pile.
@@ -30,6 +37,7 @@ class Draw:
     ``pile`` names which of the game's decks is shuffled ("deck" for most games;
     Hexaract also shuffles its Aces apart). The seeded source answers with card
     ``slot`` of that shuffle, so a draw is fixed by where it is, not by when.
+    ``options`` are the cards it can be: every card of the pile not yet seen.
     """
 
     deal: int
@@ -50,15 +58,51 @@ class Roll:
 
 
 Chance = Union[Draw, Roll]
-Outcome_ = Union[str, tuple]  # a card id for a Draw, a tuple of ints for a Roll
+ChanceOutcome = Union[str, tuple]  # a card id for a Draw, a tuple of ints for a Roll
+
+
+# -- decisions ---------------------------------------------------------------------------
+
+
+class Move:
+    """A decision as a typed value. Each game's moves are frozen dataclasses that subclass
+    this; ``key`` prints the move as the log records it, and the game's ``parse(key)``
+    reads it back to an equal move."""
+
+    kind: ClassVar[str] = ""  # "take", "control", "play"...
+
+    @property
+    def key(self) -> str:
+        raise NotImplementedError
+
+    def facts(self) -> dict[str, Any]:
+        """The move as JSON-safe facts: its type, its key and its fields."""
+        out: dict[str, Any] = {"type": self.kind, "key": self.key}
+        for f in dataclasses.fields(self):  # type: ignore[arg-type]
+            out[f.name] = _json_safe(getattr(self, f.name))
+        return out
+
+    def __str__(self) -> str:
+        return self.key
+
+
+def _json_safe(value: Any) -> Any:
+    if isinstance(value, (tuple, list, frozenset, set)):
+        items = [_json_safe(v) for v in value]
+        return sorted(items) if isinstance(value, (set, frozenset)) else items
+    return value
 
 
 @dataclass(frozen=True)
 class Action:
-    """A legal action: ``key`` is what the log records, ``text`` is what the player reads."""
+    """A legal action: the typed ``move`` and the ``text`` the player reads."""
 
-    key: str
+    move: Move
     text: str = field(compare=False)
+
+    @property
+    def key(self) -> str:
+        return self.move.key
 
     def __str__(self) -> str:
         return self.text
@@ -67,25 +111,47 @@ class Action:
 @dataclass(frozen=True)
 class Outcome:
     result: str  # "won", "lost", "utter loss", "abandoned"
-    reason: str  # one sentence
+    reason: str  # one sentence, in the game's words
     score: int | None = None
+    cause: str = ""  # machine-readable: "joker-revealed", "court-full", "stalled", "harm"...
 
     @property
     def won(self) -> bool:
         return self.result == "won"
 
-    def as_dict(self) -> dict:
-        return {"result": self.result, "score": self.score, "reason": self.reason}
+    def as_dict(self) -> dict[str, Any]:
+        return {"result": self.result, "score": self.score, "reason": self.reason, "cause": self.cause}
+
+
+ABANDONED = Outcome("abandoned", "The player abandoned the game.", None, "abandoned")
+
+
+@dataclass(frozen=True)
+class Hint:
+    """A policy's choice and why, in one sentence a player learns from."""
+
+    action: Action
+    why: str
+
+
+# -- the state ---------------------------------------------------------------------------
 
 
 class State(Protocol):
     def chance(self) -> Chance | None: ...
 
-    def resolve(self, outcome: Outcome_) -> None: ...
+    def resolve(self, outcome: ChanceOutcome) -> None: ...
 
     def legal_actions(self) -> list[Action]: ...
 
-    def apply(self, action: Action) -> None: ...
+    def apply(self, move: Move) -> None:
+        """Carry out ``move``, or raise RuleError naming the rule (the state may then be
+        half-changed: the session and the walk apply moves to clones)."""
+        ...
+
+    def describe(self, move: Move) -> str:
+        """The move in the game's words, as the legal actions show it in this state."""
+        ...
 
     @property
     def outcome(self) -> Outcome | None: ...
@@ -95,6 +161,50 @@ class State(Protocol):
     def places(self) -> dict[str, list[str]]:
         """Every card drawn so far, by where it is now (each card in exactly one place)."""
         ...
+
+
+_SHARED = (str, int, float, bool, type(None), tuple, frozenset)
+
+
+def _copied(value: Any) -> Any:
+    kind = type(value)
+    if kind in _SHARED or dataclasses.is_dataclass(value) and kind.__dataclass_params__.frozen:  # type: ignore[attr-defined]
+        return value
+    if kind is list:
+        return [v if type(v) in _SHARED else _copied(v) for v in value]
+    if kind is dict:
+        return {k: v if type(v) in _SHARED else _copied(v) for k, v in value.items()}
+    if kind is set:
+        return set(value)
+    raise TypeError(f"a state cannot hold a {kind.__name__}: use lists, dicts, sets or immutable values")
+
+
+class GameState:
+    """Base for a game's state: ``clone()`` copies every field, nested lists, dicts and sets
+    included, and shares immutable values. A field of any other mutable type is refused, so
+    a new field can neither be forgotten by the clone nor shared with it."""
+
+    def clone(self):
+        new = object.__new__(type(self))
+        new.__dict__.update({k: v if type(v) in _SHARED else _copied(v) for k, v in self.__dict__.items()})
+        return new
+
+
+# -- policies ----------------------------------------------------------------------------
+
+
+class Policy(Protocol):
+    """A built-in player for one game: made afresh for each game, owning its memory.
+
+    Its choices depend only on the states it has been shown, in order, so a resumed game
+    that shows it the states before every standing decision again plays on exactly as an
+    uninterrupted one.
+    """
+
+    def choose(self, state: Any) -> Hint | None: ...
+
+
+# -- the rules ---------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -109,21 +219,17 @@ class Variant:
         return self.choices[0]
 
 
-@dataclass(frozen=True)
-class Hint:
-    action: Action
-    why: str
-
-
 class Game:
-    """Base for a game: metadata, variants, the deck, and a fresh state."""
+    """Base for a game's rules: metadata, variants, the deck, a fresh state, moves and
+    policies. No I/O: nothing here knows prompts, colours, files or Markdown."""
 
     name: str = ""
     title: str = ""
     summary: str = ""
     variants: tuple[Variant, ...] = ()
-    has_policy: bool = False  # True where hint() gives the greedy policy's choice
     piles: tuple[str, ...] = ("deck",)  # the decks the game shuffles (see Draw.pile)
+    causes: Mapping[str, str] = {}  # every Outcome.cause the game gives, with what it means
+    policies: Mapping[str, Callable[[], Policy]] = {}  # "greedy": a factory for a new policy
 
     def deck(self, variants: Mapping[str, str], pile: str = "deck") -> list[str]:
         """The card ids a deal of ``pile`` shuffles, in a fixed order."""
@@ -132,16 +238,29 @@ class Game:
     def new_state(self, variants: Mapping[str, str]) -> State:
         raise NotImplementedError
 
+    def parse(self, key: str) -> Move:
+        """The move a key names (RuleError if it names none). Any spelling the game
+        accepts parses to the one move whose ``key`` is the log's spelling."""
+        raise NotImplementedError
+
+    def canonical(self, key: str) -> str:
+        """The log's spelling of a move typed another way, or ``key`` if it is no move."""
+        try:
+            return self.parse(key.strip()).key
+        except RuleError:
+            return key
+
     def check_variants(self, variants: Mapping[str, str]) -> None:
         """Raise VariantError for combinations the rulings forbid."""
 
-    def canonical(self, key: str) -> str:
-        """The log's spelling of a move typed another way (Adaman: resources in any order)."""
-        return key
+    @property
+    def has_policy(self) -> bool:
+        return "greedy" in self.policies
 
-    def hint(self, state: State) -> Hint | None:
-        """The built-in policy's choice and why, or None if the game has no policy."""
-        return None
+    def policy(self, name: str = "greedy") -> Policy | None:
+        """A new policy object for one game, or None if the game has no such policy."""
+        factory = self.policies.get(name)
+        return factory() if factory else None
 
     # -- variants -------------------------------------------------------------------
 
@@ -179,40 +298,18 @@ class Game:
         """Check a mapping read from a log: every name known, every value allowed."""
         if not isinstance(variants, Mapping):
             raise VariantError("the variants must be a mapping of names to values")
+        return self.parse_variants(self.variant_specs(variants))
+
+    def variant_specs(self, variants: Mapping[str, str]) -> list[str]:
+        """The variants that differ from the defaults, as the player types them."""
         specs = []
         for name, value in variants.items():
-            variant = self.variant(str(name))
-            if value != variant.default:
-                specs.append(f"{name}={value}")
-        return self.parse_variants(specs)
+            v = self.variant(str(name))
+            if value != v.default:
+                specs.append(name if v.flag and value == "on" else f"{name}={value}")
+        return specs
 
     def describe_variants(self, variants: Mapping[str, str]) -> str:
         """Non-default variants as the player would type them, or 'standard rules'."""
-        parts = [
-            (name if v.flag else f"{name}={variants[name]}")
-            for v in self.variants
-            for name in [v.name]
-            if variants.get(name, v.default) != v.default
-        ]
-        return ", ".join(parts) if parts else "standard rules"
-
-
-_GAMES = {
-    "carddom": "storyteller.games.carddom",
-    "adaman": "storyteller.games.adaman",
-    "cascades": "storyteller.games.cascades",
-    "hexaract": "storyteller.games.hexaract",
-}
-
-
-def game_names() -> list[str]:
-    return list(_GAMES)
-
-
-def get_game(name: str) -> Game:
-    key = name.strip().lower()
-    if key not in _GAMES:
-        raise KeyError(f"unknown game '{name}' (games: {', '.join(_GAMES)})")
-    module = importlib.import_module(_GAMES[key])
-    return module.GAME
-
+        ordered = {v.name: variants.get(v.name, v.default) for v in self.variants}
+        return ", ".join(self.variant_specs(ordered)) or "standard rules"

@@ -1,4 +1,5 @@
-"""What the cards mean in the story, and the journaling questions: data in ``prompts/``.
+"""Where the words live: the ``prompts/`` and ``templates/`` folders, and a stable way to
+vary the wording.
 
 ``prompts/`` and ``templates/`` are top-level folders of the project. A wheel carries
 them inside the package (``storyteller/prompts``, ``storyteller/templates``); a source
@@ -26,8 +27,9 @@ def data_dir(name: str) -> Path:
 
 
 @lru_cache(maxsize=None)
-def prompts(game: str) -> dict[str, Any]:
-    path = data_dir("prompts") / f"{game}.json"
+def shared_prompts(name: str) -> dict[str, Any]:
+    """Words shared by several games, such as what each Decktet card means (``decktet``)."""
+    path = data_dir("prompts") / f"{name}.json"
     return json.loads(path.read_text(encoding="utf-8"))
 
 
@@ -35,11 +37,3 @@ def pick(options: Sequence[T], *key: object) -> T:
     """One of ``options``, chosen by a stable hash of ``key``: varied, yet the same every time."""
     digest = hashlib.sha256("\x1f".join(map(str, key)).encode("utf-8")).digest()
     return options[int.from_bytes(digest[:8], "big") % len(options)]
-
-
-def question(game: str, topic: str, *key: object) -> str | None:
-    """A journaling question on ``topic`` (e.g. "location"), the same for the same key."""
-    options = prompts(game).get("questions", {}).get(topic)
-    if not options:
-        return None
-    return pick(options, game, topic, *key)

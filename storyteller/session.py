@@ -1,9 +1,11 @@
 """The play loop: a game's rules, a source of chance, a decision maker and the log.
 
-The session owns all randomness. A state names the draw it needs; the session's
-source answers it (a seeded shuffle today; a player's own deck later) and the session
-logs it. Undo is an event too: the state is re-derived from the log, and since a draw
-is fixed by its deal and its place in that deal, undoing never changes a later draw.
+The session owns all randomness. A state names the draw it needs; the session asks its
+source to answer (a seeded shuffle; in replay, the log itself) and logs the answer. Every
+draw, roll and decision is first carried out on a clone of the state: only what the rules
+accept is written, so a rejected one leaves the log as it was. Undo is an event too: the
+state before the decision comes back, and since a draw is fixed by its deal and its place
+in that deal, undoing never changes a later draw.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from pathlib import Path
 from typing import Any, Callable, Protocol
 
 from storyteller import __version__
-from storyteller.engine import Action, Draw, Game, Outcome, Roll, RuleError, State, get_game
+from storyteller.engine import ABANDONED, Action, Draw, Game, Hint, Move, Outcome, Roll, RuleError, State
 from storyteller.log import GameLog, LogError, LogWriter, now
 from storyteller.rng import Stream
 
@@ -25,8 +27,35 @@ class ReplayMismatch(LogError):
 # -- sources of chance ------------------------------------------------------------------
 
 
-class SeededSource:
-    """Draws and dice from the seed: deal ``k`` is the k-th seeded shuffle of the deck."""
+class Source(Protocol):
+    """Who answers the rules' requests for chance: a card for a Draw, dice for a Roll."""
+
+    name: str
+
+    def draw(self, request: Draw) -> str: ...
+
+    def roll(self, request: Roll) -> tuple[int, ...]: ...
+
+    def resolve(self, request: Draw | Roll) -> Any:
+        """The answer to either kind of request."""
+        ...
+
+
+class SourceBase:
+    name = ""
+
+    def draw(self, request: Draw) -> str:
+        raise NotImplementedError
+
+    def roll(self, request: Roll) -> tuple[int, ...]:
+        raise NotImplementedError
+
+    def resolve(self, request: Draw | Roll) -> Any:
+        return self.draw(request) if isinstance(request, Draw) else self.roll(request)
+
+
+class SeededSource(SourceBase):
+    """Draws and dice from the seed: deal ``k`` is the k-th seeded shuffle of the pile."""
 
     name = "seeded"
 
@@ -50,29 +79,83 @@ class SeededSource:
         stream = Stream(self.seed, "roll", str(request.index))
         return tuple(stream.die(request.sides) for _ in range(request.count))
 
-    def resolve(self, request: Draw | Roll) -> Any:
-        return self.draw(request) if isinstance(request, Draw) else self.roll(request)
-
 
 def make_source(header: dict[str, Any], game: Game, variants: dict[str, str]) -> SeededSource:
     kind = header.get("source", "seeded")
     if kind != "seeded":
-        raise LogError(f"draws from the source '{kind}' cannot be replayed by this version")
+        raise LogError(f"draws from the source '{kind}' cannot be played or replayed by this version")
     return SeededSource(header["seed"], game, variants)
+
+
+class LogSource:
+    """In replay the log answers each request with its own event, checked first: the card
+    must be one the rules allow there (among the request's options), and for a seeded log
+    it must be the card the seed deals."""
+
+    name = "log"
+
+    def __init__(self, seeded: SeededSource | None) -> None:
+        self.seeded = seeded
+
+    def draw_of(self, request: Draw, event: dict[str, Any]) -> str:
+        card = event["card"]
+        logged = (event["to"], event["deal"], event["slot"], event.get("pile", "deck"))
+        if logged != (request.to, request.deal, request.slot, request.pile):
+            raise RuleError(
+                f"the log draws {card} to {event['to']} (deal {event['deal']}, place {event['slot']}), "
+                f"but the game draws to {request.to} (deal {request.deal}, place {request.slot}) here"
+            )
+        if self.seeded is not None:
+            expected = self.seeded.draw(request)
+            if card != expected:
+                raise RuleError(
+                    f"the log draws {card} to {event['to']} (deal {event['deal']}, place {event['slot']}), "
+                    f"but the seed deals {expected} to {request.to} (deal {request.deal}, place {request.slot})"
+                )
+        if card not in request.options:
+            raise RuleError(f"the log draws {card} to {request.to}, but that card cannot be there now")
+        return card
+
+    def roll_of(self, request: Roll, event: dict[str, Any]) -> tuple[int, ...]:
+        dice = tuple(event["dice"])
+        if event["index"] != request.index:
+            raise RuleError(f"the log has roll {event['index']} here, but the game makes roll {request.index}")
+        if len(dice) != request.count or any(type(d) is not int or not 1 <= d <= request.sides for d in dice):
+            raise RuleError(f"the log rolls {list(dice)}, not {request.count} dice of {request.sides} sides")
+        if self.seeded is not None:
+            expected = self.seeded.roll(request)
+            if dice != expected:
+                raise RuleError(f"the log rolls {list(dice)}, but the seed rolls {list(expected)}")
+        return dice
 
 
 # -- playing without a person ------------------------------------------------------------
 
 
-def auto_choice(game: Game, state: State, seed: str, policy: str, decisions: int) -> Action:
-    """The move ``--auto`` makes: ``greedy`` takes the game's hint; ``random`` draws from
-    the seed, one stream per decision, so a resumed game goes on exactly as it would have."""
-    if policy == "greedy":
-        hint = game.hint(state)
-        if hint is not None:
-            return hint.action
-        return state.legal_actions()[0]
-    return Stream(seed, "auto", str(decisions)).choice(state.legal_actions())
+class AutoPlayer:
+    """The moves ``--auto`` makes: ``random`` draws from the seed, one stream per decision,
+    so a resumed game goes on exactly as it would have; any other name is one of the
+    game's policies, a new object for this game that keeps its own memory."""
+
+    def __init__(self, game: Game, seed: str, policy: str) -> None:
+        self.seed = seed
+        self.name = policy
+        self.policy = None if policy == "random" else game.policy(policy)
+        if policy != "random" and self.policy is None:
+            raise ValueError(f"{game.title} has no {policy} policy")
+
+    def warm(self, states: list[State]) -> None:
+        """Show a resumed game's policy the states before every standing decision, in
+        order, as an uninterrupted game would have: it then chooses as that game would."""
+        if self.policy is not None:
+            for state in states:
+                self.policy.choose(state)
+
+    def choose(self, state: State, decisions: int) -> Action:
+        if self.policy is not None:
+            hint = self.policy.choose(state)
+            return hint.action if hint is not None else state.legal_actions()[0]
+        return Stream(self.seed, "auto", str(decisions)).choice(state.legal_actions())
 
 
 def simulate(game: Game, variants: dict[str, str], seed: str, policy: str) -> State:
@@ -80,13 +163,14 @@ def simulate(game: Game, variants: dict[str, str], seed: str, policy: str) -> St
     (win rates, batch runs): the same moves ``storyteller play --auto`` would make."""
     state = game.new_state(variants)
     source = SeededSource(seed, game, variants)
+    player = AutoPlayer(game, seed, policy)
     decisions = 0
     while state.outcome is None:
         request = state.chance()
         if request is not None:
             state.resolve(source.resolve(request))
         else:
-            state.apply(auto_choice(game, state, seed, policy, decisions))
+            state.apply(player.choose(state, decisions).move)
             decisions += 1
     return state
 
@@ -96,11 +180,25 @@ def simulate(game: Game, variants: dict[str, str], seed: str, policy: str) -> St
 
 @dataclass
 class Step:
-    """One event of a log with the state it left (for views and renderers)."""
+    """One event of a log, with the state before it and the state it left.
+
+    ``move`` is the typed move of a decision; a draw's card and a roll's dice are in the
+    event. ``before`` is None when the walk keeps no snapshots (a live view of replay).
+    """
 
     event: dict[str, Any]
-    state: State
+    after: State
+    before: State | None = None
+    move: Move | None = None
     undone: bool = False
+
+    @property
+    def kind(self) -> str:
+        return self.event["event"]
+
+    @property
+    def n(self) -> int:
+        return self.event["n"]
 
 
 @dataclass
@@ -108,10 +206,10 @@ class Walk:
     game: Game
     variants: dict[str, str]
     state: State
-    history: list[tuple[int, State]] = field(default_factory=list)  # (decision n, state before)
+    history: list[tuple[int, State]] = field(default_factory=list)  # (decision n, state before), standing ones
     steps: list[Step] = field(default_factory=list)
     outcome: Outcome | None = None  # including an abandoned game
-    decisions: int = 0
+    decisions: int = 0  # decisions standing (undone ones are not counted)
 
 
 def _event_line(event: dict[str, Any]) -> int:
@@ -119,11 +217,13 @@ def _event_line(event: dict[str, Any]) -> int:
 
 
 def open_game(log: GameLog) -> tuple[Game, dict[str, str]]:
+    from storyteller import registry
+
     where = str(log.path) if log.path else "log"
     try:
-        game = get_game(log.game)
-    except KeyError as e:
-        raise LogError(f"{where}: line 1: {e.args[0]}") from None
+        game = registry.rules(log.game)
+    except registry.RegistryError as e:
+        raise LogError(f"{where}: line 1: {e}") from None
     try:
         variants = game.validate_variants(log.variants)
     except ValueError as e:
@@ -135,53 +235,44 @@ def walk(log: GameLog, keep_steps: bool = False, on_step: Callable[[Step], None]
     """Re-run a log from its header, checking every draw, decision, undo and the end.
 
     Raises ReplayMismatch naming the first line that differs. A log that stops early
-    (an unfinished session) walks fine: the result is the state to continue from.
+    (an unfinished session) walks fine: the result is the state to continue from. With
+    ``keep_steps`` every step keeps snapshots of the state before and after it.
     """
     game, variants = open_game(log)
-    source = make_source(log.header, game, variants)
+    source = LogSource(make_source(log.header, game, variants))
     where = str(log.path) if log.path else "log"
     state = game.new_state(variants)
     w = Walk(game=game, variants=variants, state=state)
+    snapshot = state.clone() if keep_steps else None
 
     def fail(event: dict[str, Any], why: str) -> ReplayMismatch:
         return ReplayMismatch(f"{where}: line {_event_line(event)}: {why}")
 
     for event in log.events:
         kind = event["event"]
+        move = None
         if w.outcome is not None and kind != "journal":
             raise fail(event, f"a {kind} event after the end of the game")
         if kind == "draw" or kind == "roll":
             request = state.chance()
             if request is None:
                 raise fail(event, f"the log has a {kind} here but the game is waiting for a decision")
-            expected = source.resolve(request)
-            if kind == "draw":
-                if not isinstance(request, Draw):
-                    raise fail(event, "the game rolls dice here, but the log has a card")
-                got = (event["card"], event["to"], event["deal"], event["slot"], event.get("pile", "deck"))
-                want = (expected, request.to, request.deal, request.slot, request.pile)
-                if got != want:
-                    raise fail(
-                        event,
-                        f"the log draws {event['card']} to {event['to']} (deal {event['deal']}, place {event['slot']}), "
-                        f"but the seed deals {expected} to {request.to} (deal {request.deal}, place {request.slot})",
-                    )
-            else:
-                if not isinstance(request, Roll):
-                    raise fail(event, "the game draws a card here, but the log has dice")
-                if list(event["dice"]) != list(expected) or event["index"] != request.index:
-                    raise fail(event, f"the log rolls {event['dice']}, but the seed rolls {list(expected)}")
-            state.resolve(expected)
+            if (kind == "draw") != isinstance(request, Draw):
+                raise fail(event, "the game rolls dice here, but the log has a card" if kind == "draw"
+                           else "the game draws a card here, but the log has dice")
+            try:
+                outcome = source.draw_of(request, event) if kind == "draw" else source.roll_of(request, event)  # type: ignore[arg-type]
+                state.resolve(outcome)
+            except RuleError as e:
+                raise fail(event, str(e)) from None
         elif kind == "decision":
             if state.chance() is not None:
                 raise fail(event, "a decision where the game still has a card to draw")
-            if state.outcome is not None:
-                raise fail(event, "a decision after the game was over")
-            key = event["action"]
+            key = str(event["action"])
             before = state.clone()
             try:
-                # Every game's apply() checks its move against the rules before changing anything.
-                state.apply(Action(str(key), str(event.get("text", key))))
+                move = game.parse(key)
+                state.apply(move)  # every game's apply() checks the move against the rules first
             except RuleError as e:
                 raise fail(event, f"'{key}' is not a legal move at this point: {e}") from None
             w.history.append((event["n"], before))
@@ -193,33 +284,40 @@ def walk(log: GameLog, keep_steps: bool = False, on_step: Callable[[Step], None]
             if event["of"] != n:
                 raise fail(event, f"the undo names decision {event['of']}, but the last decision standing is {n}")
             state = before
-            w.state = state
+            w.decisions -= 1
             if keep_steps:
                 for step in w.steps:
-                    if step.event["n"] >= n and not step.undone and step.event["event"] in ("decision", "draw", "roll"):
+                    if step.n >= n and not step.undone and step.kind in ("decision", "draw", "roll"):
                         step.undone = True
         elif kind == "end":
-            result = event["result"]
-            if result == "abandoned":
-                w.outcome = Outcome("abandoned", "The player abandoned the game.", None)
-            else:
-                if state.chance() is not None or state.outcome is None:
-                    raise fail(event, f"the log says the game ended ({result}) but it was still going on")
-                if result != state.outcome.result or event.get("score") != state.outcome.score:
-                    raise fail(
-                        event,
-                        f"the log says {result} (score {event.get('score')}), but the game ends "
-                        f"{state.outcome.result} (score {state.outcome.score})",
-                    )
-                w.outcome = state.outcome
+            w.outcome = _check_end(event, state, fail)
         w.state = state
         if keep_steps or on_step:
-            step = Step(event, state.clone() if keep_steps else state)
+            after = state.clone() if keep_steps else state
+            step = Step(event, after, snapshot, move)
             if keep_steps:
+                snapshot = after
                 w.steps.append(step)
             if on_step:
                 on_step(step)
     return w
+
+
+def _check_end(event: dict[str, Any], state: State, fail) -> Outcome:
+    result = event["result"]
+    if result == "abandoned":
+        return ABANDONED
+    if state.chance() is not None or state.outcome is None:
+        raise fail(event, f"the log says the game ended ({result}) but it was still going on")
+    got = state.outcome
+    if result != got.result or event.get("score") != got.score:
+        raise fail(
+            event,
+            f"the log says {result} (score {event.get('score')}), but the game ends {got.result} (score {got.score})",
+        )
+    if "cause" in event and event["cause"] != got.cause:
+        raise fail(event, f"the log gives the cause '{event['cause']}', but the game ends by '{got.cause}'")
+    return got
 
 
 # -- the live session -------------------------------------------------------------------
@@ -234,7 +332,7 @@ class Driver(Protocol):
 
     def after_draw(self, session: "Session", event: dict[str, Any]) -> None: ...
 
-    def after_decision(self, session: "Session", event: dict[str, Any], before: State) -> None: ...
+    def after_decision(self, session: "Session", event: dict[str, Any], before: State, move: Move) -> None: ...
 
     def after_end(self, session: "Session") -> None: ...
 
@@ -263,7 +361,7 @@ class Session:
         self.variants = variants
         self.writer = writer
         self.log = writer.log
-        self.source = make_source(self.log.header, game, variants)
+        self.source: Source = make_source(self.log.header, game, variants)
         if walk_ is None:
             walk_ = Walk(game=game, variants=variants, state=game.new_state(variants))
         self.state: State = walk_.state
@@ -313,6 +411,8 @@ class Session:
             if request is None:
                 break
             result = self.source.resolve(request)
+            after = self.state.clone()
+            after.resolve(result)  # a card the rules refuse raises here, before anything is written
             if isinstance(request, Draw):
                 pile = {"pile": request.pile} if request.pile != "deck" else {}
                 event = self.writer.append(
@@ -320,7 +420,7 @@ class Session:
                 )
             else:
                 event = self.writer.append("roll", dice=list(result), index=request.index)
-            self.state.resolve(result)
+            self.state = after
             if driver is not None:
                 driver.after_draw(self, event)
         if self.outcome is None and self.state.outcome is not None:
@@ -333,33 +433,46 @@ class Session:
     def legal_actions(self) -> list[Action]:
         return self.state.legal_actions()
 
-    def decide(self, action: Action | str, driver: Driver | None = None, by: str | None = None) -> None:
-        key = action.key if isinstance(action, Action) else action
-        legal = {a.key: a for a in self.state.legal_actions()}
-        if key not in legal:
-            raise RuleError(f"'{key}' is not a legal move now")
-        chosen = legal[key]
-        fields: dict[str, Any] = {"action": chosen.key, "text": chosen.text}
+    def decide(self, action: Action | Move | str, driver: Driver | None = None, by: str | None = None) -> None:
+        """Carry out a decision: an Action, a Move or a key. RuleError if the rules refuse it
+        (then nothing is written)."""
+        if isinstance(action, Action):
+            move = action.move
+        elif isinstance(action, Move):
+            move = action
+        else:
+            move = self.game.parse(action)
+        before = self.state
+        after = before.clone()
+        after.apply(move)
+        fields: dict[str, Any] = {"action": move.key, "text": before.describe(move)}
         if by:
             fields["by"] = by
         event = self.writer.append("decision", **fields)
-        before = self.state.clone()
         self.history.append((event["n"], before))
-        self.state.apply(chosen)
+        self.state = after
         self.decisions += 1
         if driver is not None:
-            driver.after_decision(self, event, before)
+            driver.after_decision(self, event, before, move)
         self.advance(driver)
 
     def can_undo(self) -> bool:
         return bool(self.history) and self.outcome is None
 
-    def undo(self) -> None:
+    def undo(self) -> dict[str, Any]:
+        """Take back the last standing decision; returns its event."""
         if not self.can_undo():
             raise RuleError("there is no move to undo")
-        n, before = self.history.pop()
+        n, before = self.history[-1]
         self.writer.append("undo", of=n)
+        self.history.pop()
         self.state = before
+        self.decisions -= 1
+        return self.log.events[n - 1]
+
+    def last_decision(self) -> dict[str, Any] | None:
+        """The event of the decision an undo would take back."""
+        return self.log.events[self.history[-1][0] - 1] if self.history else None
 
     def journal(self, text: str, prompt: str | None = None, about: int | None = None) -> dict[str, Any]:
         fields: dict[str, Any] = {"text": text}
@@ -370,7 +483,7 @@ class Session:
         return self.writer.append("journal", **fields)
 
     def abandon(self) -> None:
-        self._finish(Outcome("abandoned", "The player abandoned the game."))
+        self._finish(ABANDONED)
 
     def run(self, driver: Driver) -> Outcome:
         """Play until the game ends. SaveAndQuit, KeyboardInterrupt and EOFError pass through."""
@@ -395,3 +508,9 @@ class Session:
 
     def close(self) -> None:
         self.writer.close()
+
+
+__all__ = [
+    "AutoPlayer", "Choice", "Command", "Driver", "Hint", "LogSource", "ReplayMismatch", "SaveAndQuit",
+    "SeededSource", "Session", "Source", "SourceBase", "Step", "Walk", "make_source", "simulate", "walk",
+]

@@ -15,7 +15,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from storyteller.engine import game_names, get_game  # noqa: E402
+from storyteller.registry import names as game_names, rules as get_game  # noqa: E402
 from storyteller.log import read  # noqa: E402
 from storyteller.rng import Stream  # noqa: E402
 from storyteller.session import Session, walk  # noqa: E402

@@ -41,7 +41,7 @@ def act(state: State, key: str, source: Stacked | None = None) -> State:
     """Apply the legal action with this key (failing loudly if it is not legal), then settle."""
     legal = {a.key: a for a in state.legal_actions()}
     assert key in legal, f"{key!r} is not legal; legal: {sorted(legal)}"
-    state.apply(legal[key])
+    state.apply(legal[key].move)
     if source is not None:
         settle(state, source)
     return state
@@ -63,7 +63,7 @@ def play_one_move(game_name: str, seed: str, keys: str, path, variants=(), width
 
     from conftest import read_events
     from storyteller.drivers import PlayerDriver
-    from storyteller.engine import get_game
+    from storyteller.registry import rules as get_game
     from storyteller.session import SaveAndQuit, Session
     from storyteller.ui.terminal import Terminal
 

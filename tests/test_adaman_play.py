@@ -6,7 +6,7 @@ import pytest
 
 from conftest import read_events
 from helpers import play_one_move
-from storyteller.engine import get_game
+from storyteller.registry import rules as get_game
 from storyteller.games.adaman import targets
 
 DOWN, ENTER, SPACE = "\x1b[B", "\r", " "

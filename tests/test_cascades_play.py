@@ -9,7 +9,7 @@ from rich.console import Console
 
 from conftest import read_events
 from helpers import play_one_move
-from storyteller.engine import get_game
+from storyteller.registry import rules as get_game
 from storyteller.export import render
 from storyteller.log import read
 from storyteller.session import SeededSource

@@ -11,7 +11,8 @@ import pytest
 
 from conftest import read_events
 from helpers import play_one_move
-from storyteller.engine import Draw, get_game
+from storyteller.engine import Draw
+from storyteller.registry import rules as get_game
 from storyteller.export import render
 from storyteller.log import read
 from storyteller.session import SeededSource, Session

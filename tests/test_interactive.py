@@ -17,7 +17,7 @@ from prompt_toolkit.output import DummyOutput
 from rich.console import Console
 
 from conftest import read_events
-from storyteller.engine import get_game
+from storyteller.registry import rules as get_game
 from storyteller.log import read
 from storyteller.session import SaveAndQuit, Session
 from storyteller.drivers import PlayerDriver

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from storyteller.engine import Draw, game_names, get_game
+from storyteller.engine import Draw
+from storyteller.registry import names as game_names, rules as get_game
 from storyteller.log import read
 from storyteller.rng import Stream
 from storyteller.session import SeededSource, Session, walk
@@ -55,7 +56,7 @@ def test_random_play_keeps_every_card_in_one_place_and_always_ends(name):
                 else:
                     legal = state.legal_actions()
                     assert legal, f"{name} seed {seed}: no legal move and no outcome"
-                    state.apply(chooser.choice(legal))
+                    state.apply(chooser.choice(legal).move)
                 check_places(game, variants, state)
             assert state.outcome is not None, f"{name} seed {seed}: no end within {MAX_STEPS} steps"
             assert state.legal_actions() == []

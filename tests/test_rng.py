@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from hypothesis import given, strategies as st
 
-from storyteller.engine import get_game
+from storyteller.registry import rules as get_game
 from storyteller.rng import Stream, fresh_seed, normalize_seed, seed_to_int
 from storyteller.session import SeededSource
 

@@ -10,7 +10,7 @@ from conftest import read_events
 
 from storyteller.log import LogError, TruncatedLog, read
 from storyteller.session import Session, SeededSource, walk
-from storyteller.engine import get_game
+from storyteller.registry import rules as get_game
 
 # Seed 7 deals the 10 of Spades as the character and the 10 of Clovers at stack 1.
 SEED = "7"

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Mapping
 
 from storyteller.cards import Card, card, piquet_cards
-from storyteller.engine import Action, Draw, Game, Outcome, RuleError, Variant
+from storyteller.engine import Action, Draw, Game, GameState, Move, Outcome, RuleError, Variant
 
 ROWS, COLUMNS, DEPTH = 4, 2, 4
 STACKS = ROWS * COLUMNS
@@ -55,6 +55,15 @@ def slot_of(stack: int, depth: int) -> int:
     return 1 + (stack - 1) * DEPTH + (depth - 1)
 
 
+def place_of(to: str) -> tuple[int | None, str]:
+    """Where a draw goes, as the rules write it: ``"stack 3 people"`` -> (3, "people");
+    ``"character"`` and ``"overlord"`` -> (None, that place)."""
+    parts = to.split()
+    if parts[0] == "stack":
+        return int(parts[1]), parts[2]
+    return None, to
+
+
 def is_joker(card_id: str) -> bool:
     return card(card_id).rank == JOKER
 
@@ -66,8 +75,91 @@ def matches(a: Card, b: Card) -> bool:
     return a.rank == b.rank or bool(set(a.suits) & set(b.suits))
 
 
+def subduers(held: list[str], overlord: str) -> tuple[list[str], list[str]]:
+    """The cards held that match the overlord's rank, and those that match its suit."""
+    lord = card(overlord)
+    hand = [card(h) for h in held]
+    return [h.id for h in hand if h.rank == lord.rank], [h.id for h in hand if lord.suits[0] in h.suits]
+
+
+# -- the moves ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Enter(Move):
+    """Enter the realm at a front-row stack (1 or 2)."""
+
+    stack: int
+    kind = "enter"
+
+    @property
+    def key(self) -> str:
+        return f"enter {self.stack}"
+
+
+@dataclass(frozen=True)
+class MoveTo(Move):
+    """Move to an orthogonally adjacent stack."""
+
+    stack: int
+    kind = "move"
+
+    @property
+    def key(self) -> str:
+        return f"move {self.stack}"
+
+
+@dataclass(frozen=True)
+class Explore(Move):
+    """Reveal the next card of the stack you are at."""
+
+    kind = "explore"
+
+    @property
+    def key(self) -> str:
+        return "explore"
+
+
+@dataclass(frozen=True)
+class Take(Move):
+    """Take a revealed card of the stack you are at."""
+
+    card: str
+    kind = "take"
+
+    @property
+    def key(self) -> str:
+        return f"take {self.card}"
+
+
+@dataclass(frozen=True)
+class Face(Move):
+    """Face the overlord: the game ends."""
+
+    kind = "face"
+
+    @property
+    def key(self) -> str:
+        return "face"
+
+
+def parse(key: str) -> Move:
+    words = key.split()
+    verb, args = (words[0].lower(), words[1:]) if words else ("", [])
+    if verb in ("explore", "face") and not args:
+        return Explore() if verb == "explore" else Face()
+    if verb in ("enter", "move") and len(args) == 1 and args[0].isdigit():
+        return (Enter if verb == "enter" else MoveTo)(int(args[0]))
+    if verb == "take" and len(args) == 1:
+        return Take(args[0])
+    raise RuleError(f"'{key}' is not a Carddom move (enter N, move N, explore, take CARD, face)")
+
+
+# -- the state ----------------------------------------------------------------------------
+
+
 @dataclass
-class CarddomState:
+class CarddomState(GameState):
     jokers: str = "revealed"  # or "taken"
     overlord_rule: str = "back-row"  # or "anywhere"
     deal: int = 0
@@ -112,12 +204,12 @@ class CarddomState:
             self.overlord = outcome
             self.result = self._judge()
             return
-        stack = int(draw.to.split()[1])
-        self.stacks[stack - 1].append(outcome)
+        stack, layer = place_of(draw.to)
+        self.stacks[stack - 1].append(outcome)  # type: ignore[operator]
         if is_joker(outcome) and self.jokers == "revealed":
-            layer = LAYERS[len(self.stacks[stack - 1]) - 1]
             self.result = Outcome(
-                "lost", f"A Joker was revealed as the {layer} of stack {stack}: the journey ends there."
+                "lost", f"A Joker was revealed as the {layer} of stack {stack}: the journey ends there.",
+                cause="joker-revealed",
             )
 
     def _reveal_next(self, stack: int) -> None:
@@ -144,41 +236,38 @@ class CarddomState:
             return True
         return self.position is not None and row_of(self.position) == ROWS
 
-    def _legal_keys(self) -> set[str]:
-        """The keys of the legal actions, without their words (apply() checks against these)."""
+    def moves(self) -> list[Move]:
+        """The legal moves, in the order the player sees them."""
         if self.result is not None or self.pending is not None:
-            return set()
+            return []
+        out: list[Move] = []
         if self.position is None:
-            keys = {f"enter {stack}" for stack in range(1, COLUMNS + 1)}
+            out += [Enter(stack) for stack in range(1, COLUMNS + 1)]
         else:
-            keys = {f"move {stack}" for stack in neighbours(self.position)}
-            keys.update(f"take {c}" for c in self.takeable())
             if len(self.stacks[self.position - 1]) < DEPTH:
-                keys.add("explore")
+                out.append(Explore())
+            out += [Take(c) for c in self.takeable()]
+            out += [MoveTo(stack) for stack in neighbours(self.position)]
         if self.can_face():
-            keys.add("face")
-        return keys
+            out.append(Face())
+        return out
 
     def legal_actions(self) -> list[Action]:
-        if self.result is not None or self.chance() is not None:
-            return []
-        actions: list[Action] = []
-        if self.position is None:
-            for stack in range(1, COLUMNS + 1):
-                actions.append(Action(f"enter {stack}", f"Enter the realm at the front {side_of(stack)} stack ({stack})"))
-        else:
-            here = self.stacks[self.position - 1]
-            if len(here) < DEPTH:
-                layer = LAYERS[len(here)]
-                actions.append(Action("explore", f"Explore deeper: reveal the {layer} here"))
-            for card_id in self.takeable():
-                layer = LAYERS[here.index(card_id)]
-                actions.append(Action(f"take {card_id}", f"Take the {card(card_id).name} (the {layer})"))
-            for stack in neighbours(self.position):
-                actions.append(Action(f"move {stack}", self._move_text(stack)))
-        if self.can_face():
-            actions.append(Action("face", "Face the overlord"))
-        return actions
+        return [Action(m, self.describe(m)) for m in self.moves()]
+
+    def describe(self, move: Move) -> str:
+        if isinstance(move, Enter):
+            return f"Enter the realm at the front {side_of(move.stack)} stack ({move.stack})"
+        if isinstance(move, Face):
+            return "Face the overlord"
+        assert self.position is not None
+        here = self.stacks[self.position - 1]
+        if isinstance(move, Explore):
+            return f"Explore deeper: reveal the {LAYERS[len(here)]} here"
+        if isinstance(move, Take):
+            return f"Take the {card(move.card).name} (the {LAYERS[here.index(move.card)]})"
+        assert isinstance(move, MoveTo)
+        return self._move_text(move.stack)
 
     def _move_text(self, stack: int) -> str:
         assert self.position is not None
@@ -191,30 +280,30 @@ class CarddomState:
             state = f"the {card(cards[0]).name}, {len(cards)} of 4 revealed"
         return f"Move {direction} to stack {stack} ({where(stack)}; {state})"
 
-    def apply(self, action: Action) -> None:
+    def apply(self, move: Move) -> None:
         if self.result is not None:
             raise RuleError("the game is over")
         if self.chance() is not None:
             raise RuleError("a card must be drawn first")
-        verb, _, arg = action.key.partition(" ")
-        if action.key not in self._legal_keys():
-            raise RuleError(self._why_not(verb, arg))
-        if verb in ("enter", "move"):
-            stack = int(arg)
+        if move not in self.moves():
+            raise RuleError(self._why_not(move))
+        if isinstance(move, (Enter, MoveTo)):
+            stack = move.stack
             self.position = stack
             if stack not in self.visited:
                 self.visited.append(stack)
             if not self.stacks[stack - 1]:
                 self._reveal_next(stack)
-        elif verb == "explore":
+        elif isinstance(move, Explore):
             self._reveal_next(self.position)  # type: ignore[arg-type]
-        elif verb == "take":
-            self.taken.append(arg)
-            self.taken_from[self.position] = arg  # type: ignore[index]
-        elif verb == "face":
+        elif isinstance(move, Take):
+            self.taken.append(move.card)
+            self.taken_from[self.position] = move.card  # type: ignore[index]
+        elif isinstance(move, Face):
             self._draw(OVERLORD_SLOT, "overlord")
 
-    def _why_not(self, verb: str, arg: str) -> str:
+    def _why_not(self, move: Move) -> str:
+        verb = move.kind
         if verb == "enter":
             if self.position is not None:
                 return "you are already in the realm: move to a neighbouring stack instead"
@@ -225,29 +314,26 @@ class CarddomState:
             return f"from stack {self.position} you can only move to stacks {', '.join(map(str, neighbours(self.position)))}"
         if verb == "explore":
             return "this stack is fully revealed: all four of its cards are face up"
-        if verb == "take":
+        if isinstance(move, Take):
             if self.position in self.taken_from:
                 return "you already took a card from this stack: one card per stack, ever"
-            if arg not in self.stacks[self.position - 1]:
-                return f"{arg} is not a revealed card of this stack"
-            return f"the {card(arg).name} shares neither a rank nor a suit with any card you hold"
-        if verb == "face":
-            return "the overlord can only be faced from one of the two back-row stacks (7 or 8)"
-        return f"'{verb}' is not a Carddom move"
+            if move.card not in self.stacks[self.position - 1]:  # type: ignore[index]
+                return f"{move.card} is not a revealed card of this stack"
+            return f"the {card(move.card).name} shares neither a rank nor a suit with any card you hold"
+        return "the overlord can only be faced from one of the two back-row stacks (7 or 8)"
 
     def _judge(self) -> Outcome:
         lord = card(self.overlord)  # type: ignore[arg-type]
         if lord.rank == JOKER:
-            return Outcome("lost", "The overlord is a Joker: this journey was doomed from the start.")
-        hand = [card(h) for h in self.held()]
-        rank = any(h.rank == lord.rank for h in hand)
-        suit = any(lord.suits[0] in h.suits for h in hand)
+            return Outcome("lost", "The overlord is a Joker: this journey was doomed from the start.", cause="joker-overlord")
+        by_rank, by_suit = subduers(self.held(), lord.id)
+        rank, suit = bool(by_rank), bool(by_suit)
         if rank and suit:
-            return Outcome("won", f"You held its rank and its suit: the {lord.name} is subdued.")
+            return Outcome("won", f"You held its rank and its suit: the {lord.name} is subdued.", cause="subdued")
         missing = " and ".join(
             part for part, ok in ((f"no {lord.rank}", rank), (f"no {lord.suits[0].lower()}", suit)) if not ok
         )
-        return Outcome("lost", f"You held {missing}: the {lord.name} cannot be subdued.")
+        return Outcome("lost", f"You held {missing}: the {lord.name} cannot be subdued.", cause="not-subdued")
 
     @property
     def outcome(self) -> Outcome | None:
@@ -261,23 +347,6 @@ class CarddomState:
         out["overlord"] = [self.overlord] if self.overlord else []
         return out
 
-    def clone(self) -> "CarddomState":
-        return CarddomState(
-            jokers=self.jokers,
-            overlord_rule=self.overlord_rule,
-            deal=self.deal,
-            character=self.character,
-            stacks=[list(s) for s in self.stacks],
-            overlord=self.overlord,
-            position=self.position,
-            taken=list(self.taken),
-            taken_from=dict(self.taken_from),
-            visited=list(self.visited),
-            seen=set(self.seen),
-            pending=self.pending,
-            result=self.result,
-        )
-
 
 class Carddom(Game):
     name = "carddom"
@@ -288,8 +357,19 @@ class Carddom(Game):
         Variant("overlord", ("back-row", "anywhere"), "back-row: face the overlord from a back-row stack; anywhere: face it at any time"),
     )
 
+    causes = {
+        "subdued": "won: the overlord was faced with a card of its rank and a card of its suit in hand",
+        "not-subdued": "lost: the overlord was faced without a card of its rank or of its suit",
+        "joker-overlord": "lost: the overlord was a Joker, which cannot be subdued",
+        "joker-revealed": "lost: a Joker was revealed in the realm (jokers=revealed)",
+        "abandoned": "the player abandoned the game",
+    }
+
     def deck(self, variants: Mapping[str, str], pile: str = "deck") -> list[str]:
         return [c.id for c in piquet_cards()]
+
+    def parse(self, key: str) -> Move:
+        return parse(key)
 
     def new_state(self, variants: Mapping[str, str]) -> CarddomState:
         state = CarddomState(jokers=variants.get("jokers", "revealed"), overlord_rule=variants.get("overlord", "back-row"))

@@ -1,11 +1,136 @@
-"""Each game told in words: what a draw means, the journaling question it raises, and the
-context its story template needs. One module per game, named as the game."""
+"""Each game told in words: what a draw means, the journaling question it raises, what a
+decision set off, and the story of a whole game.
+
+A game's :class:`Teller` says what each step means; one walker, :func:`tell`, owns the
+loop every story shares: journal entries written before the tale begins open it, those
+written after the end close it, undone steps are left out, and everything else is handed
+to the game's :class:`Tale` in order. Tellers read facts (typed moves, card ids, states,
+outcome causes); none parses a key or a sentence.
+"""
 
 from __future__ import annotations
 
-import importlib
-from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+from storyteller.narrative import pick
+
+if TYPE_CHECKING:
+    from storyteller.engine import Move, Outcome, State
+    from storyteller.registry import Registration
+    from storyteller.session import Step, Walk
+
+Told = tuple[str, list[str]]  # a panel title and its lines
 
 
-def teller(game: str) -> ModuleType:
-    return importlib.import_module(f"storyteller.stories.{game}")
+class Tale:
+    """One story being told: the game's teller makes one per story.
+
+    ``begun`` says whether the tale has started (journal entries written before it open
+    the story); :meth:`journal` places an entry written since; :meth:`step` hears each
+    draw, roll and decision that stands; :meth:`finish` returns the story's context.
+    """
+
+    def __init__(self, teller: "Teller", seed: str, walk: "Walk") -> None:
+        self.teller = teller
+        self.p = teller.prompts
+        self.seed = seed
+        self.walk = walk
+        self.outcome: Outcome | None = walk.outcome
+
+    @property
+    def begun(self) -> bool:
+        raise NotImplementedError
+
+    def journal(self, step: "Step") -> None:
+        raise NotImplementedError
+
+    def step(self, step: "Step") -> None:
+        if step.kind == "decision":
+            self.decision(step)
+        elif step.kind == "draw":
+            self.draw(step)
+        elif step.kind == "roll":
+            self.roll(step)
+
+    def draw(self, step: "Step") -> None:
+        pass
+
+    def roll(self, step: "Step") -> None:
+        pass
+
+    def decision(self, step: "Step") -> None:
+        pass
+
+    def finish(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+
+class Teller:
+    """What a game's steps mean, in words. Made by the game's registration, with its prompts."""
+
+    tale: type[Tale] = Tale
+
+    def __init__(self, registration: "Registration") -> None:
+        self.registration = registration
+        self.rules = registration.rules
+        self.name = registration.name
+        self.prompts: dict[str, Any] = registration.prompt_data
+
+    # -- one draw or roll, as it happens ----------------------------------------------
+
+    def draw_text(self, event: dict[str, Any]) -> str:
+        """The playthrough's line for a draw or a roll."""
+        raise NotImplementedError
+
+    def meaning(self, event: dict[str, Any], seed: str, variants: dict[str, str]) -> str:
+        """One sentence: what this draw or roll means in the story."""
+        raise NotImplementedError
+
+    def topic(self, event: dict[str, Any]) -> str | None:
+        """Which kind of journaling question a draw raises, or None for a quiet card."""
+        return None
+
+    def question(self, event: dict[str, Any], seed: str) -> str | None:
+        """The journaling question a draw raises (the same for the same log), or None."""
+        topic = self.topic(event)
+        return self.ask(topic, seed, event["n"]) if topic else None
+
+    def ask(self, topic: str, *key: object) -> str | None:
+        options = self.prompts.get("questions", {}).get(topic)
+        return pick(options, self.name, topic, *key) if options else None
+
+    def after_decision(self, before: "State", move: "Move", after: "State") -> Told | None:
+        """What a decision set off, told before the draws it brings, or None."""
+        return None
+
+    # -- a whole game ---------------------------------------------------------------
+
+    def step_facts(self, steps: list["Step"]) -> list[dict[str, Any]]:
+        """Extra facts for each step of the playthrough, undone ones included (Hexaract:
+        the table at each roll; Cascades: the pass each step belongs to)."""
+        return [{} for _ in steps]
+
+    def title(self, story: dict[str, Any]) -> str:
+        raise NotImplementedError
+
+
+def tell(teller: Teller, seed: str, walk: "Walk") -> dict[str, Any]:
+    """The story of a walked log (kept steps): the shared loop, the game's tale."""
+    tale = teller.tale(teller, seed, walk)
+    opening: list[str] = []
+    epilogue: list[str] = []
+    ended = False
+    for step in walk.steps:
+        kind = step.kind
+        if kind == "journal":
+            if ended:
+                epilogue.append(step.event["text"])
+            elif tale.begun:
+                tale.journal(step)
+            else:
+                opening.append(step.event["text"])
+        elif kind == "end":
+            ended = True
+        elif not step.undone and kind != "undo":
+            tale.step(step)
+    return {**tale.finish(), "opening_journal": opening, "epilogue": epilogue}

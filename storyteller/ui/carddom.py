@@ -9,7 +9,7 @@ from rich.text import Text
 
 from storyteller.cards import card
 from storyteller.games.carddom import COLUMNS, DEPTH, LAYERS, ROWS, CarddomState
-from storyteller.stories import carddom as tell
+from storyteller.ui.view import View
 
 SYMBOLS = {"Clovers": "\u2663", "Hearts": "\u2665", "Spades": "\u2660", "Diamonds": "\u2666"}
 COLOURS = {"Clovers": "green", "Hearts": "red", "Spades": "blue", "Diamonds": "yellow"}
@@ -27,7 +27,7 @@ def label(card_id: str, plain: bool = False) -> Text:
     return Text(f"{rank}{SYMBOLS[suit]}", style=f"bold {COLOURS[suit]}")
 
 
-def _stack_cell(state: CarddomState, stack: int, plain: bool) -> Text:
+def _stack_cell(tell, state: CarddomState, stack: int, plain: bool) -> Text:
     cards = state.stacks[stack - 1]
     here = state.position == stack
     out = Text()
@@ -49,33 +49,35 @@ def _stack_cell(state: CarddomState, stack: int, plain: bool) -> Text:
     return out
 
 
-def table(state: CarddomState, term) -> Group:
-    plain = term.plain
-    lord = Text("The realm - beyond the back row lies the overlord: ")
-    if state.overlord:
-        lord.append_text(label(state.overlord, plain))
-        if card(state.overlord).rank != "Joker":
-            lord.append(f"  {tell.overlord(state.overlord)}")
-    else:
-        lord.append("face down")
-    realm = Table(title=lord, show_header=False, show_lines=True, expand=False)
-    realm.add_column("row", justify="right", style="dim")
-    for _ in range(COLUMNS):
-        realm.add_column(min_width=30)
-    for row in range(ROWS, 0, -1):
-        name = "back" if row == ROWS else "front" if row == 1 else ""
-        cells = [_stack_cell(state, (row - 1) * COLUMNS + col, plain) for col in range(1, COLUMNS + 1)]
-        realm.add_row(f"row {row}\n{name}", *cells)
-    you = Text("You: ")
-    if state.character:
-        you.append_text(label(state.character, plain))
-        you.append(f"  {tell.role(state.character)} seeking {tell.goal(state.character)}")
-    held = Text("Taken: ")
-    if state.taken:
-        for i, card_id in enumerate(state.taken):
-            if i:
-                held.append(", ")
-            held.append_text(label(card_id, plain))
-    else:
-        held.append("nothing yet")
-    return Group(realm, you, held)
+class CarddomView(View):
+    def table(self, state: CarddomState, term) -> Group:
+        plain = term.plain
+        tell = self.teller
+        lord = Text("The realm - beyond the back row lies the overlord: ")
+        if state.overlord:
+            lord.append_text(label(state.overlord, plain))
+            if card(state.overlord).rank != "Joker":
+                lord.append(f"  {tell.overlord(state.overlord)}")
+        else:
+            lord.append("face down")
+        realm = Table(title=lord, show_header=False, show_lines=True, expand=False)
+        realm.add_column("row", justify="right", style="dim")
+        for _ in range(COLUMNS):
+            realm.add_column(min_width=30)
+        for row in range(ROWS, 0, -1):
+            name = "back" if row == ROWS else "front" if row == 1 else ""
+            cells = [_stack_cell(tell, state, (row - 1) * COLUMNS + col, plain) for col in range(1, COLUMNS + 1)]
+            realm.add_row(f"row {row}\n{name}", *cells)
+        you = Text("You: ")
+        if state.character:
+            you.append_text(label(state.character, plain))
+            you.append(f"  {tell.role(state.character)} seeking {tell.goal(state.character)}")
+        held = Text("Taken: ")
+        if state.taken:
+            for i, card_id in enumerate(state.taken):
+                if i:
+                    held.append(", ")
+                held.append_text(label(card_id, plain))
+        else:
+            held.append("nothing yet")
+        return Group(realm, you, held)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from rich.text import Text
 
 from storyteller import decktet
+from storyteller.stories.decktet import suit_info
 
 
 def card_text(card_id: str, plain: bool = False, short: bool = False) -> Text:
@@ -19,7 +20,7 @@ def card_text(card_id: str, plain: bool = False, short: bool = False) -> Text:
     if c.suits:
         out.append(" ")
     for suit in c.suits:
-        info = decktet.suit_info(suit)
+        info = suit_info(suit)
         out.append(info["symbol"], style=f"bold {info['colour']}")
     return out
 
@@ -40,7 +41,7 @@ def suit_legend(plain: bool = False) -> Text:
     for i, suit in enumerate(decktet.SUITS):
         if i:
             out.append("  ")
-        info = decktet.suit_info(suit)
+        info = suit_info(suit)
         if plain:
             out.append(suit)
         else:

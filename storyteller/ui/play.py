@@ -4,7 +4,6 @@ after every reveal say what the card means and ask a journaling question."""
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
 from rich.markdown import Markdown
@@ -12,12 +11,8 @@ from rich.markup import escape
 from rich.text import Text
 from rich.panel import Panel
 
+from storyteller import registry
 from storyteller.session import Command, Session
-from storyteller.stories import teller
-
-
-def view(game: str):
-    return importlib.import_module(f"storyteller.ui.{game}")
 
 
 def begin(term, session: Session, resumed: bool) -> None:
@@ -37,27 +32,21 @@ def begin(term, session: Session, resumed: bool) -> None:
             term.print(Panel(Text(entries[-1]["text"]), title="Your last journal entry", title_align="left"))
 
 
-def _rules_text(game: str) -> str:
-    from storyteller.narrative import data_dir
-
-    return (data_dir("prompts") / f"{game}.rules.md").read_text(encoding="utf-8")
-
-
-def choose(term, session: Session):
+def choose(term, session: Session, policy=None):
     """Ask until the player picks a move or a command that changes the log."""
-    screen = view(session.game.name)
+    game = registry.get(session.game.name)
+    screen = game.view
     term.print(screen.table(session.state, term))
     while True:
         legal = session.legal_actions()
         # A game may group its moves (Adaman: pick a target, then the resources to pay with);
         # a grouped entry is a small dialog that returns a move, or None to go back.
-        menu = getattr(screen, "menu", None)
-        choices: list[Any] = menu(session.state, legal, term) if menu else [(a.text, a) for a in legal]
+        choices: list[Any] = screen.menu(session.state, legal, term)
         choices.append(None)
         choices.append(("Write a journal entry", "journal"))
         if session.can_undo():
             choices.append(("Undo the last move", "undo"))
-        if session.game.has_policy:
+        if policy is not None:
             choices.append(("Hint: what would the built-in player do?", "hint"))
         choices += [("Show the rules", "rules"), ("Save and quit", "quit"), ("Abandon this game", "abandon")]
         picked = term.select("What do you do?", choices)
@@ -66,16 +55,15 @@ def choose(term, session: Session):
             if text.strip():
                 return Command("journal", text)
         elif picked == "undo":
-            last = session.history[-1][0]
-            done = next(e for e in session.log.events if e["n"] == last)
-            term.print(f"[dim]Taken back: {escape(done.get('text', done['action']))}[/dim]")
+            done = session.last_decision() or {}
+            term.print(f"[dim]Taken back: {escape(done.get('text', done.get('action', '')))}[/dim]")
             return Command("undo")
         elif picked == "hint":
-            hint = session.game.hint(session.state)
+            hint = policy.choose(session.state)
             if hint:
                 term.print(Panel(f"{escape(hint.action.text)}\n[dim]{escape(hint.why)}[/dim]", title="Hint", title_align="left"))
         elif picked == "rules":
-            term.print(Markdown(_rules_text(session.game.name)))
+            term.print(Markdown(game.rules_markdown()))
         elif picked == "abandon":
             if term.confirm("Abandon this game for good? It ends as a loss.", default=False):
                 return Command("abandon")
@@ -90,7 +78,7 @@ def choose(term, session: Session):
 
 
 def after_draw(term, session: Session, event: dict[str, Any]) -> None:
-    tell = teller(session.game.name)
+    tell = registry.get(session.game.name).teller
     prompt = tell.question(event, session.seed)
     text = tell.draw_text(event)
     meaning = tell.meaning(event, session.seed, session.variants)
@@ -114,7 +102,7 @@ def told(term, title: str, lines: list[str]) -> None:
 def after_end(term, session: Session) -> None:
     outcome = session.outcome
     assert outcome is not None
-    term.print(view(session.game.name).table(session.state, term))
+    term.print(registry.get(session.game.name).view.table(session.state, term))
     score = f"\nScore: {outcome.score}" if outcome.score is not None else ""
     style = "green" if outcome.won else "red"
     term.print(Panel(f"{escape(outcome.reason)}{score}", title=f"The game is over: {outcome.result}", title_align="left", style=style))

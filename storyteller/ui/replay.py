@@ -6,20 +6,19 @@ import sys
 
 from rich.markup import escape
 
+from storyteller import registry
 from storyteller.log import GameLog
 from storyteller.session import Step
-from storyteller.stories import teller
 from storyteller.ui.terminal import Terminal
 
 
 class ReplayView:
     def __init__(self, log: GameLog, plain: bool = False, pause: bool | None = None) -> None:
-        from storyteller.ui.play import view
-
+        game = registry.get(log.game)
         self.log = log
         self.term = Terminal(plain=plain)
-        self.tell = teller(log.game)
-        self.view = view(log.game)
+        self.tell = game.teller
+        self.view = game.view
         self.pause = sys.stdin.isatty() and sys.stdout.isatty() if pause is None else pause
 
     def step(self, step: Step) -> None:
@@ -37,7 +36,7 @@ class ReplayView:
         else:
             line = f"The end: {e['result']}. {e.get('reason', '')}"
         self.term.print(f"[bold]{n}.[/bold] {escape(line)}" if not self.term.plain else f"{n}. {escape(line)}")
-        if kind in ("draw", "roll", "undo", "end") or (kind == "decision" and step.state.chance() is None):
-            self.term.print(self.view.table(step.state, self.term))
+        if kind in ("draw", "roll", "undo", "end") or (kind == "decision" and step.after.chance() is None):
+            self.term.print(self.view.table(step.after, self.term))
             if self.pause:
                 input("(Enter for the next event, Ctrl-C to stop) ")

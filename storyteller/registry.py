@@ -1,0 +1,155 @@
+"""The games storyteller knows, found the way pytest finds plugins: each game registers
+once, in the ``storyteller.games`` entry-point group, as one :class:`Registration` that
+names everything the game is made of (its rules, its teller, its terminal view, its
+prompts, its rules text and its templates). The four built-in games register themselves
+in ``pyproject.toml`` exactly as a package of someone else's would::
+
+    [project.entry-points."storyteller.games"]
+    carddom = "storyteller.builtin:CARDDOM"
+
+Parts may be given as objects or as ``"module:attribute"`` strings, loaded on first use,
+so listing the games never imports the terminal or the templates.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+from functools import cached_property, lru_cache
+from importlib import metadata
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from storyteller.engine import Game
+    from storyteller.stories import Teller
+    from storyteller.ui.view import View
+
+GROUP = "storyteller.games"
+
+
+class RegistryError(LookupError):
+    """An unknown game, or a game whose registration is broken; the message says which."""
+
+
+def _load(ref: Any) -> Any:
+    if not isinstance(ref, str):
+        return ref
+    module, _, attr = ref.partition(":")
+    obj: Any = importlib.import_module(module)
+    for part in attr.split(".") if attr else ():
+        obj = getattr(obj, part)
+    return obj
+
+
+class Registration:
+    """Everything one game is made of.
+
+    - ``rules``: a :class:`storyteller.engine.Game` (pure rules, no I/O);
+    - ``teller``: a :class:`storyteller.stories.Teller` class, made with this registration;
+    - ``view``: a :class:`storyteller.ui.view.View` class (the table and the move menu);
+    - ``prompts``: a JSON file (what the cards mean, journaling questions, story words);
+    - ``rules_text``: a Markdown file explaining the rules in the project's own words;
+    - ``templates``: a folder holding ``story.md.j2`` and ``playthrough.md.j2``.
+    """
+
+    def __init__(
+        self,
+        name: str,
+        rules: Any,
+        teller: Any,
+        view: Any,
+        prompts: str | Path,
+        rules_text: str | Path,
+        templates: str | Path,
+    ) -> None:
+        self.name = name
+        self._refs = {"rules": rules, "teller": teller, "view": view}
+        self.prompts = Path(prompts)
+        self.rules_text = Path(rules_text)
+        self.templates = Path(templates)
+
+    def __repr__(self) -> str:
+        return f"Registration({self.name!r})"
+
+    @cached_property
+    def rules(self) -> "Game":
+        rules = _load(self._refs["rules"])
+        if getattr(rules, "name", None) != self.name:
+            raise RegistryError(f"the game registered as '{self.name}' calls itself '{getattr(rules, 'name', '?')}'")
+        return rules
+
+    @cached_property
+    def teller(self) -> "Teller":
+        return _load(self._refs["teller"])(self)
+
+    @cached_property
+    def view(self) -> "View":
+        return _load(self._refs["view"])(self)
+
+    @cached_property
+    def prompt_data(self) -> dict[str, Any]:
+        return json.loads(self.prompts.read_text(encoding="utf-8"))
+
+    def rules_markdown(self) -> str:
+        return self.rules_text.read_text(encoding="utf-8")
+
+    def template(self, kind: str, suffix: str = ".md.j2") -> Path:
+        return self.templates / f"{kind}{suffix}"
+
+    def problems(self) -> list[str]:
+        """What is missing from this registration (empty when the game is whole)."""
+        out = []
+        for what, path in (("prompts", self.prompts), ("rules text", self.rules_text)):
+            if not path.is_file():
+                out.append(f"its {what} file {path} is missing")
+        for kind in ("story", "playthrough"):
+            if not self.template(kind).is_file():
+                out.append(f"its {kind} template {self.template(kind)} is missing")
+        return out
+
+
+def _entry_points() -> list[metadata.EntryPoint]:
+    seen: dict[str, metadata.EntryPoint] = {}
+    for ep in metadata.entry_points(group=GROUP):
+        seen.setdefault(ep.name, ep)  # the first on the path wins, as for any import
+    return list(seen.values())
+
+
+@lru_cache(maxsize=None)
+def names() -> tuple[str, ...]:
+    """Every registered game's name, without loading any of them."""
+    return tuple(ep.name for ep in _entry_points())
+
+
+@lru_cache(maxsize=None)
+def get(name: str) -> Registration:
+    key = name.strip().lower()
+    for ep in _entry_points():
+        if ep.name == key:
+            try:
+                reg = ep.load()
+            except Exception as e:  # someone else's package: say which game broke, and how
+                raise RegistryError(f"the game '{key}' cannot be loaded ({type(e).__name__}: {e})") from None
+            if not isinstance(reg, Registration) or reg.name != key:
+                raise RegistryError(f"the entry point '{key}' ({ep.value}) is not the Registration of a game named '{key}'")
+            return reg
+    known = ", ".join(names()) or "none: reinstall storyteller"
+    raise RegistryError(f"unknown game '{name}' (games: {known})")
+
+
+def rules(name: str) -> "Game":
+    """The rules of a registered game."""
+    reg = get(name)
+    try:
+        return reg.rules
+    except RegistryError:
+        raise
+    except Exception as e:
+        raise RegistryError(f"the rules of the game '{reg.name}' cannot be loaded ({type(e).__name__}: {e})") from None
+
+
+def refresh() -> None:
+    """Forget what was found (after a package was installed, or in tests)."""
+    names.cache_clear()
+    get.cache_clear()
