@@ -23,7 +23,7 @@ app = typer.Typer(
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 
-SEED_HELP = "Any integer or text; the same seed deals the same game on every machine. Default: a fresh one."
+SEED_HELP = "Any text, digits included (42 and 042 differ); the same seed deals the same game on every machine. Default: a fresh one."
 VARIANT_HELP = "A rule variant, NAME=VALUE or a flag NAME (see 'storyteller games'). Repeatable."
 LOG_HELP = "Where to write the event log (default: a new file in your storyteller data folder)."
 AUTO_HELP = "Play without prompts: 'random' (choices from the seed) or 'greedy' (the hint policy, where the game has one)."

@@ -2,21 +2,21 @@
 
 Python promises only that ``random.Random(n).random()`` for an integer ``n`` stays
 stable across versions, so every shuffle and every die here is built on that one
-method: our own Fisher-Yates, our own die. Seeds may be any text; text that is not an
-integer is turned into one with SHA-256 (never ``hash()``, which is salted per process).
+method: our own Fisher-Yates, our own die. A seed is any text (digits are text too:
+``42`` and ``042`` are different seeds). Each stream's integer is the SHA-256 of the seed
+and of what the stream is for (``deal 0``, ``roll 3``...), never ``hash()``, which is
+salted per process.
 """
 
 from __future__ import annotations
 
 import hashlib
 import random
-import re
 import secrets
 from typing import Sequence, TypeVar
 
 T = TypeVar("T")
 
-_INT = re.compile(r"[+-]?\d+")
 _WORDS = (
     "amber", "ash", "birch", "brook", "cinder", "clover", "crow", "dawn", "dusk",
     "ember", "fern", "frost", "gale", "hare", "heath", "iris", "ivy", "lark", "moss",
@@ -38,9 +38,7 @@ def normalize_seed(seed: object) -> str:
 
 
 def seed_to_int(seed: str, *salt: str) -> int:
-    """The integer that seeds a stream. Integers are used as they are (without salt)."""
-    if not salt and _INT.fullmatch(seed):
-        return abs(int(seed))
+    """The integer that seeds the stream ``salt`` of a seed."""
     material = "\x1f".join((seed, *salt)).encode("utf-8")
     return int.from_bytes(hashlib.sha256(material).digest()[:16], "big")
 

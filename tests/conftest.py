@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from storyteller.cli import app
+
+# prompt_toolkit asks the terminal where its cursor is and waits for an answer that a pipe
+# or a test pty never gives: without this every interactive test sits out that timeout.
+os.environ["PROMPT_TOOLKIT_NO_CPR"] = "1"
 
 
 @pytest.fixture(autouse=True)

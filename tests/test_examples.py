@@ -43,3 +43,46 @@ def test_example_markdown_is_current(path, kind):
         target.write_text(text, encoding="utf-8")
     assert target.exists(), f"{target.name} is missing: render it (see this test's docstring)"
     assert target.read_text(encoding="utf-8") == text, f"{target.name} is stale: re-render it"
+
+
+REPLAY_ELSEWHERE = """
+import hashlib, json, sys
+from pathlib import Path
+from storyteller.export import render
+from storyteller.log import read
+from storyteller.session import walk
+out = {}
+for name in sys.argv[1:]:
+    log = read(Path(name))
+    w = walk(log)
+    out[Path(name).name] = {
+        "outcome": [w.outcome.result, w.outcome.score, w.outcome.cause],
+        "places": w.state.places(),
+        "story": hashlib.sha256(render(log, "story").encode()).hexdigest(),
+        "playthrough": hashlib.sha256(render(log, "playthrough").encode()).hexdigest(),
+    }
+print(json.dumps(out))
+"""
+
+
+def test_every_example_replays_the_same_in_another_process():
+    """Same seed, same game, in a process whose string hashing is salted differently:
+    nothing may depend on hash(), set order or anything else a process picks."""
+    import hashlib
+    import json
+    import subprocess
+    import sys
+
+    env = dict(os.environ, PYTHONHASHSEED="4242")
+    r = subprocess.run([sys.executable, "-c", REPLAY_ELSEWHERE, *map(str, LOGS)], capture_output=True, text=True,
+                       timeout=120, env=env)
+    assert r.returncode == 0, r.stderr
+    elsewhere = json.loads(r.stdout)
+    for path in LOGS:
+        w = walk(read(path))
+        here = elsewhere[path.name]
+        assert here["outcome"] == [w.outcome.result, w.outcome.score, w.outcome.cause]
+        assert here["places"] == w.state.places()
+        for kind in ("story", "playthrough"):
+            on_disk = path.with_name(f"{path.stem}.{kind}.md").read_text(encoding="utf-8")
+            assert here[kind] == hashlib.sha256(on_disk.encode()).hexdigest(), f"{path.name} {kind} differs"

@@ -30,10 +30,13 @@ def test_seed_42_means_this_table():
     assert deal[0] == "8D" and deal[1:5] == ["KS", "7S", "KH", "JS"] and deal[33] == "JH"
 
 
-def test_integer_seeds_are_used_as_they_are_and_text_is_hashed():
-    assert seed_to_int("42") == 42
-    assert seed_to_int("-42") == 42
+def test_a_seed_is_text_hashed_with_what_its_stream_is_for():
     assert seed_to_int("pine-owl-7") == 81909094097120646402915398930965197584
+    assert seed_to_int("42", "deal", "0") != seed_to_int("042", "deal", "0")  # digits are text too
+    assert seed_to_int("42", "deal", "0") != seed_to_int("42", "deal", "1")
+    game = get_game("carddom")
+    variants = game.parse_variants([])
+    assert SeededSource("42", game, variants).deal(0) != SeededSource("042", game, variants).deal(0)
 
 
 def test_dice_are_stable():

@@ -267,3 +267,116 @@ def test_simulate_makes_the_moves_auto_play_makes(cli, tmp_path, name, policy):
     alone = simulate(game, game.parse_variants([]), "5", policy)
     assert alone.outcome == logged.outcome
     assert alone.places() == logged.state.places()
+
+
+def test_a_card_the_rules_refuse_is_never_written(tmp_path):
+    """Every draw is tried on a clone first: a source that answers with a card that cannot
+    be there leaves the log exactly as it was."""
+    from storyteller.engine import RuleError
+    from storyteller.session import SourceBase
+
+    class Wrong(SourceBase):
+        name = "wrong"
+
+        def draw(self, request):
+            return "JK9"  # no such card in the deck
+
+    game = get_game("carddom")
+    path = tmp_path / "wrong.jsonl"
+    session = Session.new(game, game.parse_variants([]), "7", path)
+    session.advance()
+    session.decide("enter 1")
+    session.source = Wrong()
+    lines = path.read_bytes().count(b"\n")
+    with pytest.raises(RuleError):
+        session.decide("explore")
+    session.close()
+    events = read_events(path)
+    assert len(events) == lines + 1 and events[-1]["action"] == "explore"  # the decision, never the card
+    assert all(e.get("card") != "JK9" for e in events)
+    resumed = Session.resume(read(path))  # the log resumes with that draw still to come
+    resumed.advance()
+    resumed.close()
+    people = SeededSource("7", game, game.parse_variants([])).deal(0)[2]  # stack 1, depth 2
+    assert read_events(path)[-1]["card"] == people
+    assert walk(read(path)).state.stacks[0] == ["10C", people]
+
+
+def test_an_illegal_decision_is_never_written(tmp_path):
+    from storyteller.engine import RuleError
+
+    game = get_game("carddom")
+    path = tmp_path / "illegal.jsonl"
+    session = Session.new(game, game.parse_variants([]), "7", path)
+    session.advance()
+    before = path.read_bytes()
+    for key in ("enter 5", "take AH", "explore", "fly away"):
+        with pytest.raises(RuleError):
+            session.decide(key)
+    session.close()
+    assert path.read_bytes() == before
+
+
+def test_undo_takes_the_move_back_from_the_count(cli, tmp_path):
+    r, path = play(cli, tmp_path, "enter 1", "explore", "undo", "take 10C", "quit")
+    assert r.code == 0, r.err
+    w = walk(read(path))
+    assert w.decisions == 2  # enter 1 and take 10C; the explore was taken back
+    r = cli("replay", path)
+    assert "2 decisions, 1 undone" in r.out
+
+
+def test_the_log_source_checks_a_card_against_the_request():
+    from storyteller.engine import Draw, RuleError
+    from storyteller.session import LogSource
+
+    request = Draw(deal=0, slot=3, to="stack 1 values", options=frozenset({"7C", "8C"}))
+    event = {"card": "7C", "to": "stack 1 values", "deal": 0, "slot": 3}
+    assert LogSource(None).draw_of(request, event) == "7C"
+    with pytest.raises(RuleError, match="cannot be there"):
+        LogSource(None).draw_of(request, dict(event, card="KH"))
+    with pytest.raises(RuleError, match="the game draws to"):
+        LogSource(None).draw_of(request, dict(event, slot=4))
+
+
+@pytest.mark.parametrize("name", ["adaman", "cascades", "hexaract"])
+def test_a_resumed_greedy_game_plays_on_as_an_uninterrupted_one(name, tmp_path):
+    """A policy's memory is its own and is rebuilt on resume: stop an --auto greedy game
+    half-way, resume it, and it makes the very moves of the game played in one go."""
+    from storyteller.drivers import AutoDriver
+    from storyteller.session import AutoPlayer
+
+    game = get_game(name)
+    variants = game.parse_variants([])
+    seed = "11"
+
+    class StopAt(AutoDriver):
+        def __init__(self, player, stop):
+            super().__init__(player)
+            self.stop = stop
+
+        def choose(self, session):
+            if session.decisions == self.stop:
+                raise SaveAndQuit()
+            return super().choose(session)
+
+    def decisions(path):
+        return [e["action"] for e in read_events(path)[1:] if e["event"] == "decision"]
+
+    whole = tmp_path / "whole.jsonl"
+    session = Session.new(game, variants, seed, whole)
+    session.run(AutoDriver(AutoPlayer(game, seed, "greedy")))
+    session.close()
+    total = len(decisions(whole))
+    for stop in (total // 3, 2 * total // 3):
+        part = tmp_path / f"part-{stop}.jsonl"
+        session = Session.new(game, variants, seed, part)
+        with pytest.raises(SaveAndQuit):
+            session.run(StopAt(AutoPlayer(game, seed, "greedy"), stop))
+        session.close()
+        resumed = Session.resume(read(part))
+        driver = AutoDriver(AutoPlayer(game, seed, "greedy"))
+        driver.begin(resumed, resumed=True)
+        resumed.run(driver)
+        resumed.close()
+        assert decisions(part) == decisions(whole), f"stopped after {stop} of {total} decisions"

@@ -1,0 +1,219 @@
+"""Every registered game, the built-in ones and a tiny one that lives only in the tests
+(``tests/plugins/doors``, registered through its own distribution's entry point), must
+keep the house rules: what a player, a log and an export rely on for any game.
+
+Random legal play to the end over many seeds and every variant, checking at each step:
+every card in exactly one place; every draw's card among its options; every action's key
+parses back to the same move and its words are the state's words for it; a move is
+accepted exactly when it is legal; a clone equals its original and then goes its own way;
+the policy, if any, picks a legal move. Then each game is logged, replayed and exported:
+both templates render valid CommonMark and the export context is plain JSON.
+"""
+
+from __future__ import annotations
+
+import copy
+import io
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from markdown_it import MarkdownIt
+
+from storyteller import registry
+from storyteller.engine import Action, Draw, Move, RuleError
+from storyteller.export import context, render
+from storyteller.log import read
+from storyteller.rng import Stream
+from storyteller.session import SeededSource, Session, walk
+
+PLUGINS = Path(__file__).resolve().parent / "plugins"
+SEEDS = 30
+MAX_STEPS = 3000
+RESULTS = {"won", "lost", "utter loss"}
+
+
+def _with_plugins(func):
+    sys.path.insert(0, str(PLUGINS))
+    registry.refresh()
+    try:
+        return func()
+    finally:
+        sys.path.remove(str(PLUGINS))
+        registry.refresh()
+
+
+GAMES = _with_plugins(lambda: list(registry.names()))
+
+
+@pytest.fixture(autouse=True, scope="module")
+def plugins_on_the_path():
+    sys.path.insert(0, str(PLUGINS))
+    registry.refresh()
+    yield
+    sys.path.remove(str(PLUGINS))
+    registry.refresh()
+
+
+def test_the_built_in_games_and_the_test_game_are_registered():
+    assert set(GAMES) >= {"carddom", "adaman", "cascades", "hexaract", "doors"}
+    assert registry.get("doors").rules.__module__ == "doors"  # a game from outside storyteller/
+
+
+def variant_sets(game):
+    yield game.parse_variants([])
+    for v in game.variants:
+        for choice in v.choices[1:]:
+            try:
+                yield game.parse_variants([v.name if v.flag else f"{v.name}={choice}"])
+            except ValueError:
+                continue
+
+
+def check_places(deck: set[str], state) -> set[str]:
+    places = state.places()
+    seen = [c for cards in places.values() for c in cards]
+    assert len(seen) == len(set(seen)), f"a card is in two places: {places}"
+    assert set(seen) <= deck, f"cards from outside the game: {set(seen) - deck}"
+    return set(seen)
+
+
+def check_actions(game, state, foreign: dict[str, Move]) -> list[Action]:
+    legal = state.legal_actions()
+    keys = [a.key for a in legal]
+    assert len(keys) == len(set(keys)), f"two legal actions share a key: {keys}"
+    for a in legal:
+        assert isinstance(a.move, Move)
+        assert game.parse(a.key) == a.move, f"{a.key!r} does not parse back to its move"
+        assert a.move.key == a.key
+        assert state.describe(a.move) == a.text
+        json.dumps(a.move.facts())
+    # A move is accepted exactly when it is legal: try moves that were legal elsewhere.
+    legal_moves = {a.move for a in legal}
+    for key, move in list(foreign.items())[:12]:
+        probe = state.clone()
+        if move in legal_moves:
+            probe.apply(move)
+        else:
+            with pytest.raises(RuleError):
+                probe.apply(move)
+    return legal
+
+
+def check_clone(state, action: Action) -> None:
+    twin = state.clone()
+    assert type(twin) is type(state) and vars(twin) == vars(state), "a clone differs from its original"
+    frozen = copy.deepcopy(vars(state))
+    twin.apply(action.move)
+    assert vars(state) == frozen, "playing on a clone changed its original"
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_random_play_keeps_the_house_rules(name):
+    reg = registry.get(name)
+    game = reg.rules
+    teller = reg.teller
+    assert not reg.problems(), reg.problems()
+    for variants in variant_sets(game):
+        deck = set().union(*(game.deck(variants, pile) for pile in game.piles))
+        drawn: set[str] = set()
+        foreign: dict[str, Move] = {}
+        for seed in map(str, range(SEEDS)):
+            state = game.new_state(variants)
+            source = SeededSource(seed, game, variants)
+            chooser = Stream(seed, "conformance")
+            policy = game.policy("greedy")
+            n = 0
+            for n in range(MAX_STEPS):
+                if state.outcome is not None:
+                    break
+                request = state.chance()
+                if request is not None:
+                    on_table = check_places(deck, state)
+                    outcome = source.resolve(request)
+                    if isinstance(request, Draw):
+                        assert request.options and not request.options & on_table
+                        assert outcome in request.options, f"{name} seed {seed}: the seed deals a card the rules do not allow"
+                        event = {"n": n + 1, "event": "draw", "card": outcome, "to": request.to,
+                                 "deal": request.deal, "slot": request.slot}
+                        drawn.add(outcome)
+                    else:
+                        event = {"n": n + 1, "event": "roll", "dice": list(outcome), "index": request.index}
+                    assert teller.draw_text(event) and teller.meaning(event, seed, variants)
+                    teller.question(event, seed)
+                    state.resolve(outcome)
+                    continue
+                legal = check_actions(game, state, foreign)
+                assert legal, f"{name} seed {seed}: no legal move and no outcome"
+                if policy is not None and n % 3 == 0:
+                    hint = policy.choose(state)
+                    assert hint is not None and hint.action in legal and hint.why
+                action = chooser.choice(legal)
+                if n % 5 == 0:
+                    check_clone(state, action)
+                foreign.setdefault(action.key, action.move)
+                state.apply(action.move)
+            check_places(deck, state)
+            assert state.outcome is not None, f"{name} seed {seed}: no end within {MAX_STEPS} steps"
+            assert state.outcome.result in RESULTS
+            assert state.outcome.cause in game.causes, f"{name}: the cause {state.outcome.cause!r} is not in causes"
+            assert state.legal_actions() == []
+        assert drawn == deck, f"{name}: random play never drew {deck - drawn}: are its words ever checked?"
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_logged_game_replays_and_renders_valid_commonmark(name, tmp_path):
+    from storyteller.session import AutoPlayer
+
+    reg = registry.get(name)
+    game = reg.rules
+    md = MarkdownIt("commonmark")
+    for seed in ("1", "2", "3"):
+        variants = game.parse_variants([])
+        path = tmp_path / f"{name}-{seed}.jsonl"
+        session = Session.new(game, variants, seed, path, mode="auto random")
+        player = AutoPlayer(game, seed, "random")
+        session.advance()
+        while not session.over:
+            session.decide(player.choose(session.state, session.decisions))
+        session.journal("A last word, with *stars* and <tags>.")
+        session.close()
+        log = read(path)
+        w = walk(log)
+        assert w.outcome == session.outcome and w.state.places() == session.state.places()
+        ctx = context(log)
+        assert json.loads(json.dumps(ctx)) == ctx, "the export context is not plain JSON"
+        assert ctx["version"] == 1 and ctx["outcome"]["cause"] in game.causes
+        for kind in ("story", "playthrough"):
+            text = render(log, kind)
+            assert text.startswith("---\n") and "\n# " in text
+            assert "None" not in text.replace("Nonetheless", "")
+            tokens = md.parse(text)
+            assert any(t.type == "heading_open" for t in tokens)
+            assert "A last word, with *stars* and <tags>." in text
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_view_shows_every_state_and_offers_every_move(name):
+    from rich.console import Console
+
+    from storyteller.ui.terminal import Terminal
+
+    reg = registry.get(name)
+    game = reg.rules
+    term = Terminal(console=Console(file=io.StringIO(), width=120), plain=True)
+    state = game.new_state(game.parse_variants([]))
+    source = SeededSource("4", game, game.parse_variants([]))
+    chooser = Stream("4", "view")
+    while state.outcome is None:
+        if (request := state.chance()) is not None:
+            state.resolve(source.resolve(request))
+            continue
+        term.print(reg.view.table(state, term))
+        legal = state.legal_actions()
+        for title, entry in reg.view.menu(state, legal, term):
+            assert title and (isinstance(entry, Action) and entry in legal or callable(entry))
+        state.apply(chooser.choice(legal).move)
+    term.print(reg.view.table(state, term))
+    assert reg.rules_markdown().strip()
