@@ -217,3 +217,26 @@ def test_the_view_shows_every_state_and_offers_every_move(name):
         state.apply(chooser.choice(legal).move)
     term.print(reg.view.table(state, term))
     assert reg.rules_markdown().strip()
+
+
+def test_a_game_from_another_package_plays_from_the_command_line(tmp_path):
+    """Installed beside storyteller (here: on the path), a game is listed, played, replayed
+    and exported like a built-in one."""
+    import os
+    import subprocess
+
+    env = dict(os.environ, PYTHONPATH=str(PLUGINS), STORYTELLER_HOME=str(tmp_path / "home"))
+
+    def run(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "storyteller", *args], capture_output=True, text=True,
+                              env=env, timeout=60)
+
+    listed = run("games")
+    assert listed.returncode == 0 and "doors" in listed.stdout and "--variant lamp" in listed.stdout
+    log = tmp_path / "doors.jsonl"
+    played = run("play", "doors", "--seed", "9", "--auto", "random", "--log", str(log))
+    assert played.returncode == 0, played.stderr
+    assert run("replay", str(log)).returncode == 0
+    story = run("export", str(log), "--story")
+    assert story.returncode == 0 and "# Behind the doors" in story.stdout
+    assert "Doors" in run("rules", "doors").stdout

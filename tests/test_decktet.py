@@ -8,6 +8,7 @@ from rich.console import Console
 
 from storyteller import decktet
 from storyteller.cards import decktet_cards
+from storyteller.stories import decktet as words
 from storyteller.ui.decktet import card_text
 
 
@@ -39,12 +40,12 @@ def test_crowns_are_rank_ten_and_ranks_run_ace_to_crown():
 
 def test_every_card_and_suit_has_a_meaning():
     for c in decktet_cards():
-        assert len(decktet.meaning(c.id).split()) >= 5
-        assert len(decktet.keywords(c.id)) == 3
+        assert len(words.meaning(c.id).split()) >= 5
+        assert len(words.keywords(c.id)) == 3
     for suit in decktet.SUITS:
-        info = decktet.suit_info(suit)
+        info = words.suit_info(suit)
         assert info["theme"] and len(info["symbol"]) == 1
-    assert len({decktet.suit_info(s)["symbol"] for s in decktet.SUITS}) == 6
+    assert len({words.suit_info(s)["symbol"] for s in decktet.SUITS}) == 6
 
 
 def test_a_card_in_words_names_rank_and_suits():
@@ -53,6 +54,18 @@ def test_a_card_in_words_names_rank_and_suits():
     assert decktet.label("sea") == "the Sea (Crown, Waves)"
     assert decktet.label("excuse") == "the Excuse"
     assert decktet.label("watchman") == "the Watchman (Pawn, Moons/Wyrms/Knots)"
+    assert decktet.label("ace-of-moons", rank="1") == "the Ace of Moons (1, Moons)"  # a game counting ranks
+    assert decktet.label("castle", suits=False) == "the Castle (7)"
+    assert decktet.names(["mill", "sea", "ace-of-moons"]) == "the Mill, the Sea and the Ace of Moons"
+
+
+def test_card_facts_carry_no_prose():
+    """Rules modules name cards through storyteller.decktet, which knows no story words."""
+    import subprocess
+    import sys
+
+    probe = "import sys, storyteller.decktet; print('storyteller.narrative' in sys.modules)"
+    assert subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True).stdout.strip() == "False"
 
 
 def render(text, color: bool) -> str:
