@@ -20,6 +20,8 @@ def imports(path: Path) -> list[tuple[str, list[str]]]:
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
             out += [(a.name, []) for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module == "storyteller":
+            out += [(f"storyteller.{a.name}", []) for a in node.names]  # from storyteller import decktet
         elif isinstance(node, ast.ImportFrom):
             out.append((node.module or "", [a.name for a in node.names]))
     return out

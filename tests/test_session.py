@@ -9,7 +9,7 @@ import pytest
 from conftest import read_events
 
 from storyteller.log import LogError, TruncatedLog, read
-from storyteller.session import Session, SeededSource, walk
+from storyteller.session import SaveAndQuit, SeededSource, Session, walk
 from storyteller.registry import rules as get_game
 
 # Seed 7 deals the 10 of Spades as the character and the 10 of Clovers at stack 1.
