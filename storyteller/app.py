@@ -14,7 +14,7 @@ from typing import Any, Callable, Sequence
 
 from storyteller import registry, store
 from storyteller.engine import Game, VariantError
-from storyteller.log import GameLog, LogError, TruncatedLog
+from storyteller.log import LogError, TruncatedLog
 
 EXIT_ERROR = 1
 EXIT_USAGE = 2

@@ -70,10 +70,12 @@ class Move:
     reads it back to an equal move."""
 
     kind: ClassVar[str] = ""  # "take", "control", "play"...
+    spelling: ClassVar[str] = ""  # the key with a {field} for each field ("take {card}"), if that says it all
 
     @property
     def key(self) -> str:
-        raise NotImplementedError
+        """The move as the log writes it (override where a spelling cannot say it)."""
+        return self.spelling.format_map(vars(self))
 
     def facts(self) -> dict[str, Any]:
         """The move as JSON-safe facts: its type, its key and its fields."""
@@ -163,30 +165,48 @@ class State(Protocol):
         ...
 
 
-_SHARED = (str, int, float, bool, type(None), tuple, frozenset)
+_SHARED: set[type] = {str, int, float, bool, type(None), tuple, frozenset}  # grows with frozen dataclasses
+_CONTAINERS = (list, dict, set)
 
 
 def _copied(value: Any) -> Any:
+    """A copy of one field's value: containers copied (nested ones too), immutable values
+    shared. A list or dict holds either containers or immutable values, not both: the
+    first item says which (this keeps a clone about as fast as a hand-written one)."""
     kind = type(value)
-    if kind in _SHARED or dataclasses.is_dataclass(value) and kind.__dataclass_params__.frozen:  # type: ignore[attr-defined]
+    if kind in _SHARED:
         return value
     if kind is list:
-        return [v if type(v) in _SHARED else _copied(v) for v in value]
+        return [_copied(v) for v in value] if value and type(value[0]) in _CONTAINERS else value.copy()
     if kind is dict:
-        return {k: v if type(v) in _SHARED else _copied(v) for k, v in value.items()}
+        deep = value and type(next(iter(value.values()))) in _CONTAINERS
+        return {k: _copied(v) for k, v in value.items()} if deep else value.copy()
     if kind is set:
-        return set(value)
+        return value.copy()
+    if dataclasses.is_dataclass(value) and kind.__dataclass_params__.frozen:  # type: ignore[attr-defined]
+        _SHARED.add(kind)
+        return value
     raise TypeError(f"a state cannot hold a {kind.__name__}: use lists, dicts, sets or immutable values")
 
 
 class GameState:
     """Base for a game's state: ``clone()`` copies every field, nested lists, dicts and sets
-    included, and shares immutable values. A field of any other mutable type is refused, so
-    a new field can neither be forgotten by the clone nor shared with it."""
+    included, and shares immutable values (frozen dataclasses among them). A field of any
+    other mutable type is refused, so a new field can neither be forgotten by the clone nor
+    shared with it."""
 
     def clone(self):
         new = object.__new__(type(self))
-        new.__dict__.update({k: v if type(v) in _SHARED else _copied(v) for k, v in self.__dict__.items()})
+        fields = {}
+        for k, v in self.__dict__.items():  # the common cases inline: clones are frequent
+            kind = type(v)
+            if kind in _SHARED:
+                fields[k] = v
+            elif kind is list and not (v and type(v[0]) in _CONTAINERS):
+                fields[k] = v.copy()
+            else:
+                fields[k] = _copied(v)
+        new.__dict__ = fields
         return new
 
 

@@ -231,12 +231,20 @@ def open_game(log: GameLog) -> tuple[Game, dict[str, str]]:
     return game, variants
 
 
-def walk(log: GameLog, keep_steps: bool = False, on_step: Callable[[Step], None] | None = None) -> Walk:
+def walk(
+    log: GameLog,
+    keep_steps: bool = False,
+    on_step: Callable[[Step], None] | None = None,
+    resumable: bool = False,
+) -> Walk:
     """Re-run a log from its header, checking every draw, decision, undo and the end.
 
     Raises ReplayMismatch naming the first line that differs. A log that stops early
     (an unfinished session) walks fine: the result is the state to continue from. With
-    ``keep_steps`` every step keeps snapshots of the state before and after it.
+    ``keep_steps`` every step keeps snapshots of the state before and after it. With
+    ``resumable`` the walk keeps the state before every standing decision, so that a
+    resumed session can undo them; otherwise only the decisions an undo takes back are
+    kept (replay needs no more).
     """
     game, variants = open_game(log)
     source = LogSource(make_source(log.header, game, variants))
@@ -244,6 +252,7 @@ def walk(log: GameLog, keep_steps: bool = False, on_step: Callable[[Step], None]
     state = game.new_state(variants)
     w = Walk(game=game, variants=variants, state=state)
     snapshot = state.clone() if keep_steps else None
+    taken_back = {e.get("of") for e in log.events if e["event"] == "undo"}
 
     def fail(event: dict[str, Any], why: str) -> ReplayMismatch:
         return ReplayMismatch(f"{where}: line {_event_line(event)}: {why}")
@@ -269,13 +278,13 @@ def walk(log: GameLog, keep_steps: bool = False, on_step: Callable[[Step], None]
             if state.chance() is not None:
                 raise fail(event, "a decision where the game still has a card to draw")
             key = str(event["action"])
-            before = state.clone()
+            before = state.clone() if resumable or event["n"] in taken_back else state
             try:
                 move = game.parse(key)
                 state.apply(move)  # every game's apply() checks the move against the rules first
             except RuleError as e:
                 raise fail(event, f"'{key}' is not a legal move at this point: {e}") from None
-            w.history.append((event["n"], before))
+            w.history.append((event["n"], before))  # without a snapshot: no undo will ask for it
             w.decisions += 1
         elif kind == "undo":
             if not w.history:
@@ -394,7 +403,7 @@ class Session:
 
     @classmethod
     def resume(cls, log: GameLog, repair: bool = False) -> "Session":
-        w = walk(log)
+        w = walk(log, resumable=True)
         writer = LogWriter.reopen(log, repair=repair)
         return cls(w.game, w.variants, writer, w)
 

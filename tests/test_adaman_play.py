@@ -5,24 +5,20 @@ from __future__ import annotations
 import pytest
 
 from conftest import read_events
-from helpers import play_one_move
+from helpers import play_one_move, settle
+from storyteller import registry
+from storyteller.engine import Action
 from storyteller.registry import rules as get_game
-from storyteller.games.adaman import targets
+from storyteller.session import SeededSource
 
 DOWN, ENTER, SPACE = "\x1b[B", "\r", " "
 
 
 def first_play(seed: str):
-    """The first legal play of a seeded Adaman deal, as (session-less) state and actions."""
+    """A seeded Adaman deal after its setup, waiting for the first play (no session)."""
     game = get_game("adaman")
-    from storyteller.session import SeededSource
-
     variants = game.parse_variants([])
-    state = game.new_state(variants)
-    source = SeededSource(seed, game, variants)
-    while state.chance() is not None:
-        state.resolve(source.resolve(state.chance()))
-    return state
+    return settle(game.new_state(variants), SeededSource(seed, game, variants))
 
 
 def test_auto_greedy_plays_adaman_to_the_end_and_replays(cli, tmp_path):
@@ -38,7 +34,7 @@ def test_auto_greedy_plays_adaman_to_the_end_and_replays(cli, tmp_path):
 
 def test_an_illegal_payment_in_an_answers_file_names_the_rule(cli, tmp_path):
     state = first_play("3")
-    target = targets(state)[0]
+    target = state.targets()[0]
     # pay with every resource that does NOT share a suit with the target, if there is one
     from storyteller.games.adaman import SUITS
 
@@ -57,9 +53,8 @@ def test_an_illegal_payment_in_an_answers_file_names_the_rule(cli, tmp_path):
 def test_resources_may_be_typed_in_any_order(cli, tmp_path):
     game = get_game("adaman")
     state = first_play("3")
-    action = next(a for a in state.legal_actions() if "+" in a.key)
-    target = action.key.split()[1]
-    paid = action.key.split()[3].split("+")
+    action = next(a for a in state.legal_actions() if len(a.move.paid) > 1)
+    target, paid = action.move.target, action.move.paid
     answers = tmp_path / "ans.txt"
     answers.write_text(f"control {target} with {'+'.join(reversed(paid))}\nquit\n")
     r = cli("play", "adaman", "--seed", "3", "--answers", answers, "--log", tmp_path / "c.jsonl")
@@ -80,7 +75,7 @@ def find_small_payment(state):
     """A target, its eligible resources, and the index of one too small to pay alone."""
     from storyteller.games.adaman import RANK, eligible_resources
 
-    for i, t in enumerate(targets(state)):
+    for i, t in enumerate(state.targets()):
         eligible = eligible_resources(state, t)
         small = [j for j, r in enumerate(eligible) if RANK[r] < RANK[t]]
         if small and sum(RANK[r] for r in eligible) >= RANK[t]:
@@ -118,3 +113,28 @@ def test_target_then_checkbox_at_the_prompt(tmp_path):
     assert len(decided) == 1
     assert decided[0]["action"] == f"control {target} with {'+'.join(eligible)}"
     assert "Court" in screen and "Resources" in screen and "Still to control" in screen
+
+
+def test_the_menu_offers_one_dialog_per_target_and_the_excuse_moves_as_they_are():
+    view = registry.get("adaman").view
+    state = first_play("3")
+    menu = view.menu(state, state.legal_actions(), None)
+    assert len(menu) == len(state.targets())
+    assert all(title.startswith("Control the ") and title.endswith("...") and callable(entry) for title, entry in menu)
+    game = get_game("adaman")
+    variants = game.parse_variants(["extended"])
+    for seed in map(str, range(40)):  # a deal where the Excuse waits for a choice
+        state = game.new_state(variants)
+        source = SeededSource(seed, game, variants)
+        policy = game.policy()
+        while state.outcome is None and state.excuse_at is None:
+            if state.chance() is not None:
+                state.resolve(source.resolve(state.chance()))
+            else:
+                state.apply(policy.choose(state).action.move)
+        if state.excuse_at is not None:
+            break
+    assert state.excuse_at is not None
+    legal = state.legal_actions()
+    assert view.menu(state, legal, None) == [(a.text, a) for a in legal]
+    assert all(isinstance(a, Action) and a.text.startswith("The Excuse: move ") for a in legal)

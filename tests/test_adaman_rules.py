@@ -7,17 +7,20 @@ from collections import Counter
 import pytest
 
 from helpers import Stacked, act, keys, settle
-from storyteller.engine import Draw, RuleError, VariantError
+from storyteller.engine import Draw, Move, RuleError, VariantError
 from storyteller.games.adaman import (
     BASIC,
     GAME,
     RANK,
     SUITS,
+    AdamanGreedy,
+    Control,
+    Shift,
     control_action,
     eligible_resources,
     game_deck,
     is_personality,
-    targets,
+    payments,
     why_refused,
 )
 from storyteller.rng import Stream
@@ -147,15 +150,9 @@ def test_a_play_needs_shared_suits_and_enough_rank():
     assert "not in the capital or the court" in why_refused(state, "huntress", ["pact"])
     assert why_refused(state, "castle", ["pact"]) is None
     with pytest.raises(RuleError, match="needs 7 or more"):
-        state.apply(_raw("castle", ["mountain"]))
+        state.apply(GAME.parse("control castle with mountain"))
     with pytest.raises(RuleError, match="needs 7 or more"):
         control_action(state, "castle", ["mountain"])
-
-
-def _raw(target, paid):
-    from storyteller.engine import Action
-
-    return Action(f"control {target} with {'+'.join(paid)}", "")
 
 
 def test_exact_rank_is_enough_and_overpaying_is_legal():
@@ -188,7 +185,7 @@ def test_legal_actions_are_exactly_the_legal_pairs():
 
 def test_helpers_for_the_terminal():
     state, _ = start(CAPITAL + RESOURCES)
-    assert set(targets(state)) == {"author", "castle", "desert", "ace-of-moons"}  # not the Sea (Waves only 5)
+    assert set(state.targets()) == {"author", "castle", "desert", "ace-of-moons"}  # not the Sea (Waves only 5)
     assert eligible_resources(state, "castle") == ["mountain", "discovery", "market", "pact"]  # deck order
     assert eligible_resources(state, "sea") == ["discovery"]
     action = control_action(state, "castle", ["pact"])
@@ -202,7 +199,7 @@ def test_helpers_for_the_terminal():
 
 def test_controlled_non_personality_joins_resources_and_refill_is_capital_then_resources():
     state, source = start(CAPITAL + RESOURCES + ["journey", "cave"])
-    state.apply(control_action(state, "castle", ["mountain", "discovery"]))
+    state.apply(control_action(state, "castle", ["mountain", "discovery"]).move)
     # Before the refill: Castle is a resource now, two resources are gone.
     assert state.chance().to == "capital"
     settle(state, source)
@@ -244,7 +241,7 @@ def test_refill_sends_a_personality_to_court():
 def test_sixth_court_card_during_a_refill_is_utter_loss():
     state, source = start(CROWDED + ["cave", "lunatic", "window"])
     # Castle from the capital for two resources: the capital takes the Cave, then one resource is dealt.
-    state.apply(control_action(state, "castle", ["mountain", "discovery"]))
+    state.apply(control_action(state, "castle", ["mountain", "discovery"]).move)
     settle(state, source)
     assert state.capital[-1] == "cave"
     assert state.outcome is not None and state.outcome.result == "utter loss" and state.outcome.score == 0
@@ -261,7 +258,7 @@ def test_win_ends_at_once_without_refill_and_scores_resources_left():
     people = [c for c in BASIC if is_personality(c) and c != "bard"]
     state.controlled = list(people)
     action = control_action(state, "bard", ["pact", "mountain"])
-    state.apply(action)
+    state.apply(action.move)
     assert state.outcome is not None and state.outcome.result == "won"
     assert state.chance() is None  # no refill
     assert state.outcome.score == 66 + RANK["forest"] + RANK["journey"] + RANK["cave"]
@@ -284,18 +281,19 @@ def test_deck_running_out_play_goes_on():
     for seed in range(30):
         state = GAME.new_state(STANDARD)
         source = SeededSource(str(seed), GAME, STANDARD)
+        policy = GAME.policy()
         while state.outcome is None:
             if (draw := state.chance()) is not None:
                 state.resolve(source.resolve(draw))
             elif state.deck_count == 0:
                 break
             else:
-                state.apply(GAME.hint(state).action)
+                state.apply(policy.choose(state).action.move)
         if state.outcome is None:
             reached += 1
             assert state.chance() is None and state.legal_actions()
             before = len(state.discard)
-            state.apply(GAME.hint(state).action)
+            state.apply(policy.choose(state).action.move)
             assert state.chance() is None  # nothing left to deal: play simply goes on
             assert len(state.discard) > before
     assert reached > 0
@@ -351,7 +349,7 @@ def test_excuse_move_refused_with_a_reason():
     state, source = start(CAPITAL + RESOURCES + ["excuse", "cave", "journey"], EXTENDED)
     act(state, "control author with mountain", source)
     with pytest.raises(RuleError, match="Excuse"):
-        state.apply(_raw("castle", ["pact"]))
+        state.apply(GAME.parse("control castle with pact"))
     assert why_refused(state, "castle", ["pact"]) == "the Excuse must be dealt with first"
 
 
@@ -369,48 +367,17 @@ def test_extra_personalities_must_be_controlled_and_rank_ten():
 # -- properties -----------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("v", [STANDARD, EXTENDED, variants(extra_personalities="3")])
-def test_random_games_keep_every_card_once_end_and_replay(v):
-    deck = Counter(GAME.deck(v))
-    for seed in range(40):
-        runs = []
-        for _ in range(2):
-            state = GAME.new_state(v)
-            source = SeededSource(str(seed), GAME, v)
-            pick = Stream(str(seed), "auto")
-            trail = []
-            steps = 0
-            while state.outcome is None:
-                steps += 1
-                assert steps < 200
-                if (draw := state.chance()) is not None:
-                    card_id = source.resolve(draw)
-                    trail.append(card_id)
-                    state.resolve(card_id)
-                else:
-                    legal = state.legal_actions()
-                    assert legal, "a live game must offer a move"
-                    action = pick.choice(legal)
-                    trail.append(action.key)
-                    state.apply(action)
-                placed = Counter(c for cards in state.places().values() for c in cards)
-                assert max(placed.values(), default=1) == 1
-                assert placed + Counter(state.unseen()) == deck
-            runs.append((trail, state.outcome))
-        assert runs[0] == runs[1]
-
-
 def test_greedy_excuse_choices():
     # Dealt to the resources: bring a plain capital card in, never a personality while one is there.
     state, source = start(["lunatic"] + CAPITAL[1:] + RESOURCES + ["journey", "excuse", "cave"], EXTENDED)
     act(state, "control author with mountain", source)
     assert state.excuse_at == "resources"
-    hint = GAME.hint(state)
+    hint = AdamanGreedy().choose(state)
     assert hint.action.key in keys(state) and hint.action.key != "move lunatic to the court"
     # Dealt to the capital: some resource goes, and the hint is one of the listed moves.
     state, source = start(CAPITAL + RESOURCES + ["excuse", "cave", "journey"], EXTENDED)
     act(state, "control author with mountain", source)
-    assert GAME.hint(state).action.key in keys(state)
+    assert AdamanGreedy().choose(state).action.key in keys(state)
 
 
 def test_greedy_does_not_peek_at_the_deck_order():
@@ -420,7 +387,7 @@ def test_greedy_does_not_peek_at_the_deck_order():
     for seed in range(5):
         order = Stream(str(seed), "peek").shuffled(rest)
         state = settle(GAME.new_state(STANDARD), Stacked(opening + order))
-        hints.add(GAME.hint(state).action.key)
+        hints.add(AdamanGreedy().choose(state).action.key)
     assert len(hints) == 1
 
 
@@ -432,16 +399,133 @@ def test_greedy_hint_is_legal_and_beats_random():
             state = GAME.new_state(STANDARD)
             source = SeededSource(str(seed), GAME, STANDARD)
             pick = Stream(str(seed), "auto")
+            greedy = GAME.policy("greedy")
             while state.outcome is None:
                 if (draw := state.chance()) is not None:
                     state.resolve(source.resolve(draw))
                     continue
                 if policy == "greedy":
-                    hint = GAME.hint(state)
+                    hint = greedy.choose(state)
                     assert hint.action.key in keys(state) and hint.why
-                    state.apply(hint.action)
+                    state.apply(hint.action.move)
                 else:
-                    state.apply(pick.choice(state.legal_actions()))
+                    state.apply(pick.choice(state.legal_actions()).move)
             total += sum(RANK[c] for c in state.controlled)
         wins_or_ranks[policy] = total
     assert wins_or_ranks["greedy"] > wins_or_ranks["random"] * 1.3
+
+
+# -- moves as facts ---------------------------------------------------------------------------
+
+
+def test_every_legal_key_parses_back_to_its_move():
+    seen = set()
+    for v in (STANDARD, EXTENDED):
+        for seed in range(25):
+            state = GAME.new_state(v)
+            source = SeededSource(str(seed), GAME, v)
+            pick = Stream(str(seed), "parse")
+            while state.outcome is None:
+                if (draw := state.chance()) is not None:
+                    state.resolve(source.resolve(draw))
+                    continue
+                for action in state.legal_actions():
+                    assert GAME.parse(action.key) == action.move and action.move.key == action.key
+                    assert state.describe(action.move) == action.text
+                    seen.add(type(action.move))
+                state.apply(pick.choice(state.legal_actions()).move)
+    assert seen == {Control, Shift}  # the Excuse's moves were met too
+
+
+def test_parse_accepts_any_order_and_case_and_prints_the_log_spelling():
+    move = GAME.parse("  Control CASTLE with pact+Mountain ")
+    assert move == Control("castle", ("mountain", "pact"))
+    assert move.key == "control castle with mountain+pact"
+    assert move.facts() == {"type": "control", "key": move.key, "target": "castle", "paid": ["mountain", "pact"]}
+    assert GAME.canonical("control castle with pact+mountain") == "control castle with mountain+pact"
+    assert GAME.canonical("take the castle") == "take the castle"  # no move: left as typed
+    assert GAME.parse("move Sea to the resources") == Shift("sea", "resources")
+    assert GAME.parse("move sea to the resources").key == "move sea to the resources"
+
+
+@pytest.mark.parametrize(
+    "key, why",
+    [
+        ("control castle", "is not an Adaman play"),
+        ("control dragon with pact", "'dragon' is not a card"),
+        ("control castle with pact+gold", "'gold' is not a card"),
+        ("control castle with +", "takes at least one resource"),
+        ("move sea to the moon", "not .moon."),
+        ("", "is not an Adaman play"),
+    ],
+)
+def test_parse_refuses_what_is_no_move(key, why):
+    with pytest.raises(RuleError, match=why):
+        GAME.parse(key)
+
+
+def test_an_excuse_move_is_refused_when_no_excuse_waits():
+    state, _ = start(CAPITAL + RESOURCES)
+    with pytest.raises(RuleError, match="only the Excuse"):
+        state.apply(GAME.parse("move mountain to the capital"))
+    assert isinstance(GAME.parse("move mountain to the capital"), Move)
+
+
+def test_the_one_payment_enumeration():
+    state, _ = start(CAPITAL + RESOURCES)
+    # The legal actions are each target's payments, court first, then the capital.
+    expected = [Control(t, paid).key for t in state.targets() for paid in payments(state.resources, t)]
+    assert keys(state) == expected
+    every = payments(state.resources, "castle")
+    minimal = payments(state.resources, "castle", minimal=True)
+    assert set(minimal) < set(every)
+    assert ("mountain", "discovery") in minimal and ("pact",) in minimal
+    assert ("mountain", "discovery", "market") in every and ("mountain", "discovery", "market") not in minimal
+    for paid in minimal:  # no card of a minimal payment could be left out
+        assert all(sum(RANK[r] for r in paid) - RANK[r] < RANK["castle"] for r in paid)
+    assert payments(state.resources, "sea") == []
+
+
+# -- outcome causes ---------------------------------------------------------------------------
+
+
+def test_each_ending_has_its_cause():
+    assert set(GAME.causes) == {"all-controlled", "stalled", "court-full", "abandoned"}
+    people = ["author", "painter", "savage", "sailor", "soldier", "lunatic"]
+    state, _ = start(["sea", "castle", "desert", "ace-of-moons", "mountain", "forest"] + people)
+    assert (state.outcome.result, state.outcome.cause) == ("utter loss", "court-full")
+    capital = ["huntress", "bard", "pact", "diplomat", "castle"]
+    state, _ = start(capital + ["ace-of-waves", "ace-of-leaves", "ace-of-wyrms", "origin", "ace-of-knots"])
+    assert (state.outcome.result, state.outcome.cause) == ("lost", "stalled")
+    state, _ = start(["bard", "sea", "castle", "desert", "ace-of-moons", "pact", "mountain", "forest", "journey", "cave"])
+    state.controlled = [c for c in BASIC if is_personality(c) and c != "bard"]
+    state.apply(GAME.parse("control bard with mountain+pact"))
+    assert (state.outcome.result, state.outcome.cause) == ("won", "all-controlled")
+
+
+# -- the policy -------------------------------------------------------------------------------
+
+
+def _greedy_game(policy, seed: str, v=STANDARD) -> list[str]:
+    """The keys the policy plays in one seeded game."""
+    state = GAME.new_state(v)
+    source = SeededSource(seed, GAME, v)
+    played = []
+    while state.outcome is None:
+        if (draw := state.chance()) is not None:
+            state.resolve(source.resolve(draw))
+            continue
+        action = policy.choose(state).action
+        played.append(action.key)
+        state.apply(action.move)
+    return played
+
+
+@pytest.mark.parametrize("v", [STANDARD, EXTENDED])
+def test_a_policy_keeps_nothing_from_one_game_to_the_next(v):
+    used = GAME.policy("greedy")
+    assert GAME.policy("greedy") is not used  # a new object for each game
+    _greedy_game(used, "1", v)
+    _greedy_game(used, "2", v)
+    assert _greedy_game(used, "3", v) == _greedy_game(GAME.policy("greedy"), "3", v)
+    assert GAME.policy("random") is None and GAME.has_policy

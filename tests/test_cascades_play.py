@@ -138,12 +138,28 @@ def test_the_table_and_a_turn_at_the_prompt(tmp_path):
 
 
 def test_the_plain_table_names_cards_in_words():
-    from storyteller.ui.cascades import table
+    from storyteller import registry
 
     state = opening("2")
     buffer = io.StringIO()
     term = Terminal(plain=True, console=Console(file=buffer, width=140, no_color=True))
-    term.print(table(state, term))
+    term.print(registry.get("cascades").view.table(state, term))
     screen = buffer.getvalue()
     assert "the Huntress (Crown, Moons)" in screen and "the Ace of Leaves (Ace, Leaves) on top" in screen
     assert "2 3 4 5 6 7 8 9, 2 Aces, Crown" in screen  # tier 1 holds one Crown already
+
+
+def test_each_step_of_the_export_context_knows_its_pass(cli, tmp_path):
+    import json
+
+    from storyteller.export import context
+
+    path = tmp_path / "g.jsonl"
+    assert cli("play", "cascades", "--seed", "2", "--auto", "greedy", "--log", path).code == 0
+    ctx = context(read(path))
+    json.dumps(ctx)  # plain data all through
+    passes = [s["pass"] for s in ctx["steps"]]
+    assert passes[0] == 1 and passes == sorted(passes) and passes[-1] == ctx["story"]["passes"] > 3
+    assert ctx["outcome"]["cause"] == "stalled"
+    plays = [s["move"] for s in ctx["steps"] if s["kind"] == "decision" and s["move"]["type"] == "play"]
+    assert plays and all(set(m) == {"type", "key", "card", "tier", "reserve"} for m in plays)

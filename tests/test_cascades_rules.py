@@ -10,8 +10,11 @@ from __future__ import annotations
 import pytest
 from helpers import Stacked, act, keys, settle
 
-from storyteller.engine import Action, Draw, RuleError
-from storyteller.games.cascades import GAME, deck_ids, describe
+from storyteller import decktet
+from storyteller.engine import Draw, RuleError
+from storyteller.games.cascades import (
+    FULL, GAME, NO_SUIT, WAITS_ABOVE, WAITS_TIER_3, Play, Turn, deck_ids, place_of, refusal, reserve_draw,
+)
 from storyteller.rng import Stream
 from storyteller.session import SeededSource
 
@@ -110,7 +113,7 @@ def test_turning_three_leaves_the_third_on_top_and_only_it_is_playable():
     assert state.waste[-3:] == ["journey", "lunatic", "forest"] and state.waste_top == "forest"
     assert [k for k in keys(state) if k.startswith("play")] == ["play forest from waste to tier 1"]
     with pytest.raises(RuleError, match="top card of the waste"):
-        state.apply(Action("play lunatic from waste to tier 1", ""))
+        state.apply(GAME.parse("play lunatic from waste to tier 1"))
     play_waste(state, source, "forest", 1)  # playing the top exposes the one beneath
     assert state.waste_top == "lunatic"
     assert "play lunatic from waste to tier 1" in keys(state)
@@ -122,7 +125,7 @@ def test_action_texts_name_cards_with_rank_and_suits():
     texts = {a.key: a.text for a in state.legal_actions()}
     assert texts["play diplomat from waste to tier 1"] == "Play the Diplomat (8, Moons/Suns) from the waste to tier 1"
     assert texts["turn"] == "Turn three"
-    assert describe("ace-of-moons") == "the Ace of Moons (Ace, Moons)"
+    assert decktet.label("ace-of-moons") == "the Ace of Moons (Ace, Moons)"
 
 
 def test_the_last_turn_of_a_pass_takes_fewer_and_the_waste_comes_back_in_order():
@@ -134,7 +137,7 @@ def test_the_last_turn_of_a_pass_takes_fewer_and_the_waste_comes_back_in_order()
     order = list(state.waste)
     assert state.legal_actions()[-1].text == "Turn the waste over and turn three"
     # turning the waste over and turning three is one turn; no card is drawn again
-    state.apply(Action("turn", ""))
+    state.apply(GAME.parse("turn"))
     assert state.chance() is None
     assert state.pass_no == 2 and state.waste == order[:3] and state.stock == order[3:]
 
@@ -156,7 +159,7 @@ def test_reserves_open_one_per_pass_at_the_moment_the_stock_runs_out():
     state, source = start(deal({0: "sea", 3: "bard", 6: "end"}))
     turn_until(state, source, lambda s: len(s.stock) <= 3)
     assert state.opened == 0
-    state.apply(Action("turn", ""))
+    state.apply(GAME.parse("turn"))
     for _ in range(3):  # the last three stock cards turn up, then at once the top reserve
         state.resolve(source.resolve(state.chance()))
     assert state.chance() == Draw(0, 0, "reserve 1", state.chance().options)
@@ -174,13 +177,13 @@ def test_an_open_reserve_top_plays_any_time_and_the_card_under_it_turns_up():
     # tier 1: the Author (Moons/Knots); reserve 1: Forest (Moons) over Chance Meeting (Moons)
     state, source = start(deal({11: "author", 0: "forest", 1: "chance-meeting", 2: "calamity"}))
     with pytest.raises(RuleError, match="still closed"):
-        state.apply(Action("play forest from reserve 1 to tier 1", ""))
+        state.apply(GAME.parse("play forest from reserve 1 to tier 1"))
     turn_until(state, source, lambda s: s.opened == 1)
     act(state, "turn", source)  # mid-pass: the reserve is still playable
     assert "play forest from reserve 1 to tier 1" in keys(state)
     text = {a.key: a.text for a in state.legal_actions()}["play forest from reserve 1 to tier 1"]
     assert text == "Play the Forest (5, Moons/Leaves) from the top reserve to tier 1"
-    state.apply(Action("play forest from reserve 1 to tier 1", ""))
+    state.apply(GAME.parse("play forest from reserve 1 to tier 1"))
     assert state.chance().to == "reserve 1" and state.chance().slot == 1
     settle(state, source)
     assert state.reserve_view(1) == "chance-meeting"
@@ -208,7 +211,7 @@ def test_a_card_must_share_a_suit_with_the_end_of_the_tier():
     act(state, "turn", source)
     assert keys(state) == ["turn"]
     with pytest.raises(RuleError, match="shares no suit"):
-        state.apply(Action("play cave from waste to tier 1", ""))
+        state.apply(GAME.parse("play cave from waste to tier 1"))
 
 
 def test_an_empty_lower_tier_takes_any_card_the_tier_rules_allow():
@@ -221,7 +224,7 @@ def test_an_empty_lower_tier_takes_any_card_the_tier_rules_allow():
     # the third 8 (Wyrms/Knots) now goes only to tier 3, which is empty: no suit check
     assert [k for k in keys(state) if k != "turn"] == ["play betrayal from waste to tier 3"]
     with pytest.raises(RuleError, match="already holds an 8"):
-        state.apply(Action("play betrayal from waste to tier 2", ""))
+        state.apply(GAME.parse("play betrayal from waste to tier 2"))
 
 
 def test_ranks_go_once_per_tier_and_lower_tiers_need_the_rank_above():
@@ -231,11 +234,11 @@ def test_ranks_go_once_per_tier_and_lower_tiers_need_the_rank_above():
     act(state, "turn", source)
     assert [k for k in keys(state) if k != "turn"] == ["play lunatic from waste to tier 1"]
     with pytest.raises(RuleError, match="only once tier 1 holds one"):
-        state.apply(Action("play lunatic from waste to tier 2", ""))
+        state.apply(GAME.parse("play lunatic from waste to tier 2"))
     play_waste(state, source, "lunatic", 1)
     play_waste(state, source, "sailor", 1)  # 4, Waves/Leaves
     with pytest.raises(RuleError, match="already holds a 3"):
-        state.apply(Action("play savage from waste to tier 1", ""))
+        state.apply(GAME.parse("play savage from waste to tier 1"))
     assert [k for k in keys(state) if k != "turn"] == ["play savage from waste to tier 2"]
 
 
@@ -247,7 +250,7 @@ def test_aces_two_per_tier_and_a_lower_tier_needs_more_above():
     # tier 2 holds as many Aces as tier 1: another goes only to tier 3
     assert [k for k in keys(state) if k != "turn"] == ["play ace-of-waves from waste to tier 3"]
     with pytest.raises(RuleError, match="only while tier 1 holds more Aces"):
-        state.apply(Action("play ace-of-waves from waste to tier 2", ""))
+        state.apply(GAME.parse("play ace-of-waves from waste to tier 2"))
     play_waste(state, source, "ace-of-waves", 3)
     play_waste(state, source, "journey", 1)  # Moons/Waves after the Ace of Moons
     # now tier 1 could take a second Ace; the Ace of Knots shares no suit with the Journey
@@ -259,7 +262,7 @@ def test_aces_two_per_tier_and_a_lower_tier_needs_more_above():
     play_waste(state2, source2, "ace-of-waves", 1)
     play_waste(state2, source2, "lunatic", 1)
     with pytest.raises(RuleError, match="already holds two Aces"):
-        state2.apply(Action("play ace-of-suns from waste to tier 1", ""))
+        state2.apply(GAME.parse("play ace-of-suns from waste to tier 1"))
 
 
 def test_crowns_two_per_tier_and_another_below_while_the_tier_above_holds_more():
@@ -272,7 +275,7 @@ def test_crowns_two_per_tier_and_another_below_while_the_tier_above_holds_more()
     play_waste(state, source, "bard", 1)
     assert [k for k in keys(state) if k != "turn"] == ["play sea from waste to tier 2"]
     with pytest.raises(RuleError, match="already holds two Crowns"):
-        state.apply(Action("play sea from waste to tier 1", ""))
+        state.apply(GAME.parse("play sea from waste to tier 1"))
     play_waste(state, source, "sea", 2)
     play_waste(state, source, "sailor", 2)
     assert [k for k in keys(state) if k != "turn"] == ["play end from waste to tier 2", "play end from waste to tier 3"]
@@ -289,7 +292,7 @@ def test_pawns_two_in_tier_1_one_below_and_the_second_in_tier_1_waits_for_tier_3
     act(state, "turn", source)
     assert [k for k in keys(state) if k != "turn"] == ["play harvest from waste to tier 2"]
     with pytest.raises(RuleError, match="second Pawn in tier 1 needs a Pawn in tier 3"):
-        state.apply(Action("play harvest from waste to tier 1", ""))
+        state.apply(GAME.parse("play harvest from waste to tier 1"))
     play_waste(state, source, "harvest", 2)
     # tier 2 is full of Pawns (one); tier 3 can start with one now
     assert [k for k in keys(state) if k != "turn"] == ["play light-keeper from waste to tier 3"]
@@ -306,7 +309,7 @@ def test_courts_follow_the_same_limits():
     assert [k for k in keys(state) if k != "turn"] == ["play rite from waste to tier 2"]
     play_waste(state, source, "rite", 2)
     with pytest.raises(RuleError, match="already holds one Court"):
-        state.apply(Action("play island from waste to tier 2", ""))
+        state.apply(GAME.parse("play island from waste to tier 2"))
     assert [k for k in keys(state) if k != "turn"] == ["play island from waste to tier 3"]
 
 
@@ -352,7 +355,7 @@ def test_a_game_where_nothing_can_ever_be_played_ends_as_the_last_reserve_opens(
         act(state, "turn", source)
         turns += 1
     assert state.opened == 3 and state.pass_no == 3 and turns == 8 + 9 + 9
-    assert state.outcome.result == "lost"
+    assert state.outcome.result == "lost" and state.outcome.cause == "stalled"
     assert "never" in state.outcome.reason or "can ever" in state.outcome.reason
     assert state.legal_actions() == []
 
@@ -374,12 +377,14 @@ def test_every_card_in_a_tier_wins():
     variants = BASIC
     state = GAME.new_state(variants)
     source = SeededSource("0", GAME, variants)
+    policy = GAME.policy()
     while state.outcome is None:
         if (d := state.chance()) is not None:
             state.resolve(source.resolve(d))
         else:
-            state.apply(GAME.hint(state).action)
+            state.apply(policy.choose(state).action.move)
     assert state.outcome.result == "won" and state.placed == 36
+    assert state.outcome.cause == "all-placed"
     assert all(state.lacks(t) == [] for t in (1, 2, 3))
     for t in (1, 2, 3):
         assert len(state.tiers[t - 1]) == 12
@@ -388,24 +393,149 @@ def test_every_card_in_a_tier_wins():
 def test_rule_errors_name_the_rule():
     state, source = start(deal({11: "author"}))
     with pytest.raises(RuleError, match="not a Cascades move"):
-        state.apply(Action("build castle", ""))
+        state.apply(GAME.parse("build castle"))
     with pytest.raises(RuleError, match="no tier 4"):
-        state.apply(Action("play author from waste to tier 4", ""))
+        state.apply(GAME.parse("play author from waste to tier 4"))
     with pytest.raises(RuleError, match="waste or an open reserve"):
-        state.apply(Action("play author from tier 1 to tier 2", ""))
+        state.apply(GAME.parse("play author from tier 1 to tier 2"))
+    with pytest.raises(RuleError, match="waste or an open reserve, not from 'reserve 4'"):
+        state.apply(GAME.parse("play author from reserve 4 to tier 2"))
+    with pytest.raises(RuleError, match="a card must be turned up first"):
+        GAME.new_state(BASIC).apply(Turn())
+
+
+def test_the_outcomes_causes_are_documented():
+    assert set(GAME.causes) == {"all-placed", "stalled", "abandoned"}
+
+
+# -- moves as text ----------------------------------------------------------------------
+
+
+def test_keys_parse_to_typed_moves_and_print_back():
+    assert GAME.parse("turn") == Turn() and Turn().key == "turn"
+    play = GAME.parse("play mill from reserve 2 to tier 3")
+    assert play == Play("mill", 3, 2) and play.source == "reserve 2"
+    assert play.key == "play mill from reserve 2 to tier 3"
+    assert Play("mill", 1).key == "play mill from waste to tier 1"
+    assert play.facts() == {"type": "play", "key": play.key, "card": "mill", "tier": 3, "reserve": 2}
+
+
+def test_other_spellings_parse_to_the_logs_spelling():
+    assert GAME.canonical("  Play Mill from  Waste to Tier 2 ") == "play mill from waste to tier 2"
+    assert GAME.canonical("PLAY mill FROM reserve 1 TO 3") == "play mill from reserve 1 to tier 3"
+    assert GAME.canonical("Turn") == "turn"
+    assert GAME.canonical("build castle") == "build castle"  # no move: left as typed
+
+
+@pytest.mark.parametrize("key, words", [
+    ("", "not a Cascades move"),
+    ("turn three", "not a Cascades move"),
+    ("play mill", "not a Cascades move"),
+    ("play nobody from waste to tier 1", "no card of Cascades"),
+    ("play excuse from waste to tier 1", "no card of Cascades"),
+    ("play mill from waste to tier two", "names no tier"),
+    ("play mill from the stock to tier 1", "waste or an open reserve, not from 'the stock'"),
+])
+def test_text_that_is_no_move_is_refused_with_the_reason(key, words):
+    with pytest.raises(RuleError, match=words):
+        GAME.parse(key)
+
+
+def test_places_are_read_back_as_the_rules_write_them():
+    assert place_of("reserve 2") == ("reserve", 2) and place_of("tier 1") == ("tier", 1)
+    assert place_of("waste") == ("waste", None)
+    assert reserve_draw("reserve 2", 3) == (2, True) and reserve_draw("reserve 2", 4) == (2, False)
+    assert reserve_draw("waste", 12) is None and reserve_draw("tier 1", 11) is None
+
+
+# -- the placing rule -------------------------------------------------------------------
+
+
+def test_the_placing_rule_by_its_counts_and_suits():
+    # held: how many of the rank tiers 1, 2 and 3 hold
+    assert refusal("5", 1, (0, 0, 0)) is None and refusal("5", 1, (1, 0, 0)) == FULL
+    assert refusal("5", 2, (0, 0, 0)) == WAITS_ABOVE and refusal("5", 2, (1, 0, 0)) is None
+    assert refusal("Ace", 1, (1, 0, 0)) is None and refusal("Ace", 1, (2, 0, 0)) == FULL
+    assert refusal("Crown", 2, (2, 1, 0)) is None and refusal("Crown", 2, (1, 1, 0)) == WAITS_ABOVE
+    assert refusal("Pawn", 1, (1, 1, 0)) == WAITS_TIER_3 and refusal("Pawn", 1, (1, 1, 1)) is None
+    assert refusal("Court", 2, (2, 1, 0)) == FULL
+    # the suit: sets or bit masks alike; an empty tier (no end) takes any suit
+    assert refusal("5", 1, (0, 0, 0), {"Moons"}, {"Suns"}) == NO_SUIT
+    assert refusal("5", 1, (0, 0, 0), {"Moons"}, {"Suns", "Moons"}) is None
+    assert refusal("5", 1, (0, 0, 0), 0b01, 0b10) == NO_SUIT and refusal("5", 1, (0, 0, 0), 0b11, 0b10) is None
+    assert refusal("5", 1, (0, 0, 0), {"Moons"}, None) is None
+    # the rank comes first, as the rule a refused play names
+    assert refusal("5", 1, (1, 0, 0), {"Moons"}, {"Suns"}) == FULL
+
+
+def _check_placing_agrees(state) -> None:
+    """The legal plays, the why-not text, the table's "takes now" and the rule on suit
+    masks (as the policy's search holds them) all say the same of every visible card."""
+    legal = [a.move for a in state.legal_actions() if isinstance(a.move, Play)]
+    bits = {s: 1 << i for i, s in enumerate(decktet.SUITS)}
+
+    def mask(card_id):
+        return sum(bits[s] for s in decktet.get(card_id).suits) if card_id else 0
+
+    sources = dict((card_id, k) for k, card_id in state.sources())
+    for card_id in GAME.deck({"pawns-courts": "on" if state.pawns_courts else "off"}):
+        rank = decktet.get(card_id).rank
+        for t in (1, 2, 3):
+            fits = state.fits(card_id, t)
+            assert fits == (state.why_not(card_id, t) is None)
+            if card_id in sources:
+                assert fits == (Play(card_id, t, sources[card_id]) in legal)
+            end = state.end(t)
+            follows = end is None or bool(set(decktet.get(card_id).suits) & set(decktet.get(end).suits))
+            assert fits == (rank in state.takes(t) and follows)
+            assert fits == (refusal(rank, t, state.held(rank), mask(card_id), mask(end)) is None)
 
 
 # -- the built-in policy -----------------------------------------------------------------
+
+
+def _policy_game(seed: str, policy, variants=BASIC) -> list:
+    """The hints a policy gives through a whole seeded game it plays."""
+    state = GAME.new_state(variants)
+    source = SeededSource(seed, GAME, variants)
+    hints = []
+    while state.outcome is None:
+        if (d := state.chance()) is not None:
+            state.resolve(source.resolve(d))
+        else:
+            hint = policy.choose(state)
+            hints.append((hint.action.key, hint.action.text, hint.why))
+            state.apply(hint.action.move)
+    return hints
+
+
+def test_a_policy_keeps_nothing_of_one_game_for_the_next():
+    used = GAME.policy()
+    first = _policy_game("1", used)
+    assert _policy_game("2", used) == _policy_game("2", GAME.policy())
+    assert _policy_game("1", used) == first  # the same deal again: the same game
+    assert GAME.policy() is not GAME.policy()
+
+
+def test_a_clone_is_equal_and_independent():
+    state, source = start(deal({11: "author", 14: "forest"}))
+    act(state, "turn", source)
+    copy = state.clone()
+    assert copy == state
+    act(copy, "play forest from waste to tier 1", source)
+    assert state.tiers[0] == ["author"] and state.counts[0] == {"2": 1}
+    assert copy.tiers[0] == ["author", "forest"] and copy != state
 
 
 def test_the_policy_only_turns_until_every_reserve_is_open_then_plans():
     state, source = start(deal({11: "author", 14: "forest"}))
     act(state, "turn", source)
     assert "play forest from waste to tier 1" in keys(state)
-    hint = GAME.hint(state)
+    policy = GAME.policy()
+    hint = policy.choose(state)
     assert hint.action.key == "turn" and "reserve" in hint.why
     turn_until(state, source, lambda s: s.opened == 3)
-    hint = GAME.hint(state)
+    hint = policy.choose(state)
     assert hint.action.key in keys(state) and hint.why
 
 
@@ -420,7 +550,7 @@ def _turn_only_reaches_a_play(state) -> bool:
             return True
         if "turn" not in keys(probe):
             return False
-        probe.apply(Action("turn", ""))
+        probe.apply(GAME.parse("turn"))
         assert probe.chance() is None  # every card in the cycle is already known
     return any(k != "turn" for k in keys(probe))
 
@@ -440,7 +570,9 @@ def _cycle_has_a_play(state) -> bool:
     return any(state.playable(c) for c in seen + [t for t in tops if t])
 
 
-def _random_game(seed: str, variants: dict, check_dead_ends: bool = False):
+def _random_game(seed: str, variants: dict, thorough: bool = False):
+    """A game of random legal moves; ``thorough`` also checks, now and then, that a game
+    still going can always play again and that every form of the placing rule agrees."""
     state = GAME.new_state(variants)
     source = SeededSource(seed, GAME, variants)
     pick = Stream(seed, "auto")
@@ -458,11 +590,16 @@ def _random_game(seed: str, variants: dict, check_dead_ends: bool = False):
         else:
             actions = state.legal_actions()
             assert actions, "a game still going must offer a move"
-            if check_dead_ends and state.opened == 3 and step % 5 == 0:
+            if thorough and state.opened == 3 and step % 5 == 0:
                 assert _turn_only_reaches_a_play(state)
+            for a in actions:  # every key the player sees reads back as its move
+                assert GAME.parse(a.key) == a.move and a.move.key == a.key
+                assert a.text == state.describe(a.move)
+            if thorough and step % 3 == 0:
+                _check_placing_agrees(state)
             action = pick.choice(actions)
             trace.append(("act", action.key))
-            state.apply(action)
+            state.apply(action.move)
         placed = [c for cards in state.places().values() for c in cards]
         assert len(placed) == len(set(placed)) and set(placed) <= set(deck)
     raise AssertionError(f"seed {seed}: no end within 4000 steps")
@@ -472,7 +609,7 @@ def _random_game(seed: str, variants: dict, check_dead_ends: bool = False):
 def test_random_games_keep_every_card_in_one_place_end_and_replay_the_same(variants):
     for n in range(120):
         seed = f"prop-{n}"
-        state, trace = _random_game(seed, variants, check_dead_ends=n < 10)
+        state, trace = _random_game(seed, variants, thorough=n < 10)
         assert state.outcome is not None and state.outcome.result in ("won", "lost")
         if state.outcome.result == "lost":
             assert state.opened == 3 and not _cycle_has_a_play(state)

@@ -133,7 +133,8 @@ def test_random_play_keeps_the_house_rules(name):
                     on_table = check_places(deck, state)
                     outcome = source.resolve(request)
                     if isinstance(request, Draw):
-                        assert request.options and not request.options & on_table
+                        # A card can be any card of its pile that is not on the table yet.
+                        assert request.options == set(game.deck(variants, request.pile)) - on_table
                         assert outcome in request.options, f"{name} seed {seed}: the seed deals a card the rules do not allow"
                         event = {"n": n + 1, "event": "draw", "card": outcome, "to": request.to,
                                  "deal": request.deal, "slot": request.slot}
@@ -163,25 +164,73 @@ def test_random_play_keeps_the_house_rules(name):
 
 
 @pytest.mark.parametrize("name", GAMES)
-def test_a_logged_game_replays_and_renders_valid_commonmark(name, tmp_path):
-    from storyteller.session import AutoPlayer
+def test_the_same_seed_and_choices_make_the_same_game(name):
+    game = registry.rules(name)
+    variants = game.parse_variants([])
 
+    def trail(seed: str) -> list:
+        state, source, chooser, out = game.new_state(variants), SeededSource(seed, game, variants), Stream(seed, "x"), []
+        while state.outcome is None:
+            if (request := state.chance()) is not None:
+                out.append(source.resolve(request))
+                state.resolve(out[-1])
+            else:
+                out.append(chooser.choice(state.legal_actions()).key)
+                state.apply(game.parse(out[-1]))
+        return out + [state.outcome, state.places()]
+
+    for seed in ("0", "1", "2"):
+        assert trail(seed) == trail(seed)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_policy_remembers_nothing_from_one_game_to_the_next(name):
+    game = registry.rules(name)
+    if not game.has_policy:
+        pytest.skip(f"{name} has no policy")
+    variants = game.parse_variants([])
+
+    def play(seed: str, policy, fresh=None) -> list[str]:
+        state, source, out = game.new_state(variants), SeededSource(seed, game, variants), []
+        while state.outcome is None:
+            if (request := state.chance()) is not None:
+                state.resolve(source.resolve(request))
+                continue
+            hint = policy.choose(state)
+            if fresh is not None:
+                assert fresh.choose(state) == hint, f"{name}: a used policy chose otherwise than a fresh one"
+            out.append(hint.action.key)
+            state.apply(hint.action.move)
+        return out
+
+    used = game.policy()
+    play("7", used)
+    assert play("8", used, fresh=game.policy()) == play("8", game.policy())
+    assert game.policy() is not game.policy()
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_logged_game_replays_and_renders_valid_commonmark(name, tmp_path):
     reg = registry.get(name)
     game = reg.rules
     md = MarkdownIt("commonmark")
     for seed in ("1", "2", "3"):
         variants = game.parse_variants([])
         path = tmp_path / f"{name}-{seed}.jsonl"
-        session = Session.new(game, variants, seed, path, mode="auto random")
-        player = AutoPlayer(game, seed, "random")
+        session = Session.new(game, variants, seed, path)
+        chooser = Stream(seed, "with undos")
         session.advance()
         while not session.over:
-            session.decide(player.choose(session.state, session.decisions))
+            if session.can_undo() and chooser.below(5) == 0:
+                session.undo()
+            else:
+                session.decide(chooser.choice(session.legal_actions()))
         session.journal("A last word, with *stars* and <tags>.")
         session.close()
         log = read(path)
         w = walk(log)
         assert w.outcome == session.outcome and w.state.places() == session.state.places()
+        assert w.decisions == session.decisions == len(session.history)
         ctx = context(log)
         assert json.loads(json.dumps(ctx)) == ctx, "the export context is not plain JSON"
         assert ctx["version"] == 1 and ctx["outcome"]["cause"] in game.causes

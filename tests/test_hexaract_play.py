@@ -11,12 +11,12 @@ import pytest
 
 from conftest import read_events
 from helpers import play_one_move
+from storyteller import registry
 from storyteller.engine import Draw
-from storyteller.registry import rules as get_game
 from storyteller.export import render
 from storyteller.log import read
+from storyteller.registry import rules as get_game
 from storyteller.session import SeededSource, Session
-from storyteller.stories import hexaract as tell
 
 DOWN, ENTER = "\x1b[B", "\r"
 SEED = "22"
@@ -25,6 +25,7 @@ SEED = "22"
 def questions_before_first_move(seed: str) -> int:
     """How many journaling questions the deal asks before the first decision."""
     game = get_game("hexaract")
+    tell = registry.get("hexaract").teller
     state = game.new_state({})
     source = SeededSource(seed, game, {})
     asked = 0

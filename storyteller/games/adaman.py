@@ -38,10 +38,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import Mapping
+from typing import Iterable, Mapping
 
+import storyteller.decktet as decktet
 from storyteller.cards import Card, decktet_cards
-from storyteller.engine import Action, Draw, Game, Hint, Outcome, RuleError, Variant, VariantError
+from storyteller.engine import Action, Draw, Game, GameState, Hint, Move, Outcome, RuleError, Variant, VariantError
 
 ROW = 5  # the capital and the resources are dealt up to five cards
 COURT_LIMIT = 5  # a sixth personality at court is the end
@@ -80,24 +81,6 @@ SUITS: dict[str, frozenset[str]] = {cid: frozenset(suits(cid)) for cid in CARDS}
 PERSON: dict[str, bool] = {cid: is_personality(cid) for cid in CARDS}
 
 
-def the(card_id: str) -> str:
-    """The card's name as it reads inside a sentence: "the Castle", "the Ace of Moons"."""
-    name = CARDS[card_id].name
-    return name if name.lower().startswith("the ") else f"the {name}"
-
-
-def The(card_id: str) -> str:
-    text = the(card_id)
-    return text[0].upper() + text[1:]
-
-
-def label(card_id: str) -> str:
-    """Name, rank and suits: "the Castle (7, Suns/Knots)"."""
-    if card_id == EXCUSE:
-        return "the Excuse"
-    return f"{the(card_id)} ({RANK[card_id]}, {'/'.join(suits(card_id))})"
-
-
 def game_deck(variants: Mapping[str, str]) -> tuple[str, ...]:
     """The card ids this game shuffles, in a fixed order (deck order)."""
     if variants.get("extended", "off") == "on":
@@ -106,15 +89,104 @@ def game_deck(variants: Mapping[str, str]) -> tuple[str, ...]:
     return BASIC + EXTRA_PERSONALITIES[:n]
 
 
-def in_order(card_ids) -> list[str]:
+def in_order(card_ids: Iterable[str]) -> list[str]:
     return sorted(card_ids, key=ORDER.__getitem__)
+
+
+def landing(card_id: str, row: str) -> str:
+    """Where a card dealt to ``row`` ("capital" or "resources") ends up: that row, "court"
+    for a personality dealt to the resources, "excuse" for the Excuse (set aside until
+    it has done its work)."""
+    if card_id == EXCUSE:
+        return "excuse"
+    if row == "resources" and PERSON[card_id]:
+        return "court"
+    return row
+
+
+def can_pay(resources: Iterable[str], target: str) -> bool:
+    """Whether the resources sharing a suit with ``target`` reach its rank together."""
+    ts = SUITS[target]
+    return sum(RANK[r] for r in resources if SUITS[r] & ts) >= RANK[target]
+
+
+def payments(resources: Iterable[str], target: str, minimal: bool = False) -> list[tuple[str, ...]]:
+    """Every legal payment for ``target`` from ``resources``: fewest cards first, each in
+    deck order. With ``minimal``, only the payments no card of which could be left out.
+
+    The one enumeration of payments: the legal actions, the greedy policy and its
+    end-game solver all use it."""
+    need = RANK[target]
+    ts = SUITS[target]
+    eligible = in_order(r for r in resources if SUITS[r] & ts)
+    if sum(RANK[r] for r in eligible) < need:
+        return []
+    out = []
+    for k in range(1, len(eligible) + 1):
+        for combo in combinations(eligible, k):
+            total = sum(RANK[r] for r in combo)
+            if total < need:
+                continue
+            if minimal and total - min(RANK[r] for r in combo) >= need:
+                continue  # its smallest card could be left out
+            out.append(combo)
+    return out
+
+
+# -- the moves ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Control(Move):
+    """Pay for ``target`` (in the capital or the court) with the resources ``paid``."""
+
+    target: str
+    paid: tuple[str, ...]  # deck order
+    kind = "control"
+
+    @property
+    def key(self) -> str:
+        return f"control {self.target} with {'+'.join(self.paid)}"
+
+
+@dataclass(frozen=True)
+class Shift(Move):
+    """The Excuse's move: ``card`` goes to the row ``to`` ("capital", "resources", or
+    "court" for a personality taken from the capital)."""
+
+    card: str
+    to: str
+    kind = "excuse"
+    spelling = "move {card} to the {to}"
+
+
+def parse(key: str) -> Move:
+    """The move a key names, in any case and with the resources in any order."""
+    words = key.strip().lower().split()
+    if len(words) == 4 and words[0] == "control" and words[2] == "with":
+        target, paid = words[1], [r for r in words[3].split("+") if r]
+        for c in [target, *paid]:
+            if c not in CARDS:
+                raise RuleError(f"'{c}' is not a card")
+        if not paid:
+            raise RuleError(f"controlling {decktet.name(target)} takes at least one resource")
+        return Control(target, tuple(in_order(paid)))
+    if len(words) == 5 and words[0] == "move" and words[2:4] == ["to", "the"]:
+        if words[4] not in ("capital", "resources", "court"):
+            raise RuleError(f"the Excuse moves a card to the capital, the resources or the court, not '{words[4]}'")
+        if words[1] not in CARDS:
+            raise RuleError(f"'{words[1]}' is not a card")
+        return Shift(words[1], words[4])
+    raise RuleError(
+        f"'{key}' is not an Adaman play (control CARD with CARD+CARD..., or for the Excuse: move CARD to the ROW)"
+    )
 
 
 # -- the state ----------------------------------------------------------------------------
 
 
 @dataclass
-class AdamanState:
+class AdamanState(GameState):
     deck: tuple[str, ...] = BASIC  # every card of this game, deck order (shared, never changed)
     drawn: int = 0  # cards drawn so far: the next draw is slot ``drawn``
     capital: list[str] = field(default_factory=list)
@@ -166,13 +238,23 @@ class AdamanState:
     def outcome(self) -> Outcome | None:
         return self.result
 
+    def playing(self) -> bool:
+        """Whether the game waits for a play (not for a card, the Excuse or nothing at all)."""
+        return self.result is None and self.pending is None and self.excuse_at is None
+
+    def targets(self) -> list[str]:
+        """Cards in the court or the capital that some set of the resources could control."""
+        if not self.playing():
+            return []
+        return [t for t in self.court + self.capital if can_pay(self.resources, t)]
+
     # -- chance -----------------------------------------------------------------------------
 
     def chance(self) -> Draw | None:
         return self.pending
 
     def _ask(self, to: str) -> None:
-        options = frozenset(self.unseen())
+        options = frozenset(self.deck).difference(*self.places().values())
         self.pending = Draw(deal=0, slot=self.drawn, to=to, options=options)
 
     def _deal(self) -> None:
@@ -200,12 +282,13 @@ class AdamanState:
             raise RuleError(f"{outcome} cannot be drawn here: it is not among the cards left in the deck")
         self.pending = None
         self.drawn += 1
-        if outcome == EXCUSE:
+        place = landing(outcome, draw.to)
+        if place == "excuse":
             self._excuse(draw.to)
-        elif draw.to == "capital":
-            self.capital.append(outcome)
-        elif PERSON[outcome]:
+        elif place == "court":
             self._to_court(outcome)
+        elif place == "capital":
+            self.capital.append(outcome)
         else:
             self.resources.append(outcome)
         self._deal()
@@ -215,8 +298,9 @@ class AdamanState:
         if len(self.court) > COURT_LIMIT:
             self.result = Outcome(
                 "utter loss",
-                f"{The(card_id)} made six personalities at court: someone has discovered the plot.",
+                f"{decktet.Name(card_id)} made six personalities at court: someone has discovered the plot.",
                 0,
+                "court-full",
             )
 
     def _excuse(self, row: str) -> None:
@@ -230,13 +314,14 @@ class AdamanState:
     # -- the end ----------------------------------------------------------------------------
 
     def _check_stuck(self) -> None:
-        if not any(True for _ in self._targets()):
+        if not any(can_pay(self.resources, t) for t in self.court + self.capital):
             left = len(self.to_control())
             self.result = Outcome(
                 "lost",
                 f"No play is possible with {left} personalit{'y' if left == 1 else 'ies'} still uncontrolled: "
                 "the plan must be abandoned.",
                 sum(RANK[c] for c in self.controlled),
+                "stalled",
             )
 
     def _check_won(self) -> bool:
@@ -248,90 +333,82 @@ class AdamanState:
                 f"Every personality is under your control: the throne is yours "
                 f"({ruled} for the personalities + {kept} left in the resources).",
                 ruled + kept,
+                "all-controlled",
             )
             return True
         return False
 
-    # -- plays ------------------------------------------------------------------------------
+    # -- the player's choices ---------------------------------------------------------------
 
-    def _targets(self):
-        """(target, eligible resources) for every target with at least one legal payment."""
-        for t in self.court + self.capital:
-            ts = SUITS[t]
-            eligible = [r for r in self.resources if SUITS[r] & ts]
-            if sum(RANK[r] for r in eligible) >= RANK[t]:
-                yield t, eligible
-
-    def _playing(self) -> bool:
-        return self.result is None and self.pending is None and self.excuse_at is None
-
-    def legal_actions(self) -> list[Action]:
+    def moves(self) -> list[Move]:
+        """The legal moves, in the order the player sees them: the Excuse's moves while it
+        waits, else every target (court first, then capital) with each of its payments."""
         if self.result is not None or self.pending is not None:
             return []
         if self.excuse_at is not None:
-            return self._excuse_actions()
-        actions = []
-        for t, eligible in self._targets():
-            need = RANK[t]
-            eligible = in_order(eligible)
-            for k in range(1, len(eligible) + 1):
-                for combo in combinations(eligible, k):
-                    if sum(RANK[r] for r in combo) >= need:
-                        actions.append(_control(self, t, combo))
-        return actions
+            return list(self._shifts())
+        return [Control(t, paid) for t in self.targets() for paid in payments(self.resources, t)]
 
-    def _excuse_actions(self) -> list[Action]:
+    def _shifts(self) -> list[Shift]:
         if self.excuse_at == "capital":
-            return [
-                Action(f"move {r} to the capital", f"The Excuse: move {label(r)} from your resources to the capital")
-                for r in in_order(self.resources)
-            ]
-        out = []
-        for c in in_order(self.capital):
-            if PERSON[c]:
-                out.append(
-                    Action(
-                        f"move {c} to the court",
-                        f"The Excuse: move {label(c)} from the capital; a personality goes to the court",
-                    )
-                )
-            else:
-                out.append(Action(f"move {c} to the resources", f"The Excuse: move {label(c)} from the capital to your resources"))
-        return out
+            return [Shift(r, "capital") for r in in_order(self.resources)]
+        return [Shift(c, "court" if PERSON[c] else "resources") for c in in_order(self.capital)]
 
-    def apply(self, action: Action) -> None:
+    def legal_actions(self) -> list[Action]:
+        return [Action(m, self.describe(m)) for m in self.moves()]
+
+    def describe(self, move: Move) -> str:
+        if isinstance(move, Shift):
+            card = decktet.label(move.card, rank=str(RANK[move.card]))
+            if move.to == "capital":
+                return f"The Excuse: move {card} from your resources to the capital"
+            if move.to == "court":
+                return f"The Excuse: move {card} from the capital; a personality goes to the court"
+            return f"The Excuse: move {card} from the capital to your resources"
+        assert isinstance(move, Control)
+        target = move.target
+        where = "the court" if target in self.court else "the capital"
+        total = sum(RANK[r] for r in move.paid)
+        then = "it is controlled and leaves play" if PERSON[target] else "it joins your resources"
+        spent = " + ".join(f"{decktet.name(r)} ({RANK[r]})" for r in move.paid)
+        named = decktet.label(target, rank=str(RANK[target]))
+        return f"Control {named} in {where} with {spent} (total {total}); {then}"
+
+    def apply(self, move: Move) -> None:
         if self.result is not None:
             raise RuleError("the game is over")
         if self.pending is not None:
             raise RuleError("a card must be dealt first")
-        key = action.key
         if self.excuse_at is not None:
-            legal = {a.key for a in self._excuse_actions()}
-            if key not in legal:
+            if not isinstance(move, Shift) or move not in self._shifts():
                 if self.excuse_at == "capital":
                     raise RuleError("the Excuse was dealt to the capital: move one of your resources into the capital")
                 raise RuleError("the Excuse was dealt to your resources: move one capital card into your resources")
-            card_id = key.split()[1]
-            if self.excuse_at == "capital":
-                self.resources.remove(card_id)
-                self.capital.append(card_id)
-            else:
-                self.capital.remove(card_id)
-                if PERSON[card_id]:
-                    self._to_court(card_id)
-                else:
-                    self.resources.append(card_id)
-            self.excuse_at = None
-            self.discard.append(EXCUSE)
-            self._deal()
+            self._shift(move)
             return
-        target, paid = _parse_control(key)
-        why = why_refused(self, target, paid) if target is not None else f"'{key}' is not an Adaman play"
+        if not isinstance(move, Control):
+            raise RuleError(f"'{move.key}' is not an Adaman play now: only the Excuse moves a card between the rows")
+        why = why_refused(self, move.target, move.paid)
         if why is not None:
             raise RuleError(why)
-        self._play(target, paid)
+        self._play(move.target, move.paid)
 
-    def _play(self, target: str, paid) -> None:
+    def _shift(self, move: Shift) -> None:
+        card_id = move.card
+        if move.to == "capital":
+            self.resources.remove(card_id)
+            self.capital.append(card_id)
+        else:
+            self.capital.remove(card_id)
+            if move.to == "court":
+                self._to_court(card_id)
+            else:
+                self.resources.append(card_id)
+        self.excuse_at = None
+        self.discard.append(EXCUSE)
+        self._deal()
+
+    def _play(self, target: str, paid: Iterable[str]) -> None:
         for r in paid:
             self.resources.remove(r)
             self.discard.append(r)
@@ -349,31 +426,8 @@ class AdamanState:
         self.filling = "capital"
         self._deal()
 
-    def clone(self) -> "AdamanState":
-        return AdamanState(
-            deck=self.deck,
-            drawn=self.drawn,
-            capital=list(self.capital),
-            resources=list(self.resources),
-            court=list(self.court),
-            discard=list(self.discard),
-            controlled=list(self.controlled),
-            filling=self.filling,
-            excuse_at=self.excuse_at,
-            plays=self.plays,
-            pending=self.pending,
-            result=self.result,
-        )
-
 
 # -- helpers for the terminal: target first, then resources --------------------------------
-
-
-def targets(state: AdamanState) -> list[str]:
-    """Cards in the court or the capital that some set of the resources could control."""
-    if not state._playing():
-        return []
-    return [t for t, _ in state._targets()]
 
 
 def eligible_resources(state: AdamanState, target: str) -> list[str]:
@@ -382,7 +436,7 @@ def eligible_resources(state: AdamanState, target: str) -> list[str]:
     return in_order(r for r in state.resources if SUITS[r] & ts)
 
 
-def why_refused(state: AdamanState, target: str, resources) -> str | None:
+def why_refused(state: AdamanState, target: str, resources: Iterable[str]) -> str | None:
     """None if controlling ``target`` with ``resources`` is legal, else the rule it breaks."""
     if state.result is not None:
         return "the game is over"
@@ -392,84 +446,38 @@ def why_refused(state: AdamanState, target: str, resources) -> str | None:
         return "the Excuse must be dealt with first"
     if target not in CARDS:
         return f"'{target}' is not a card"
+    the_target = decktet.name(target)
     if target not in state.capital and target not in state.court:
-        return f"{the(target)} is not in the capital or the court: only those cards can be controlled"
+        return f"{the_target} is not in the capital or the court: only those cards can be controlled"
     paid = list(resources)
     if not paid:
-        return f"controlling {the(target)} takes at least one resource"
+        return f"controlling {the_target} takes at least one resource"
     if len(set(paid)) != len(paid):
         return "each resource can be spent only once"
     for r in paid:
         if r not in CARDS or r not in state.resources:
-            name = the(r) if r in CARDS else f"'{r}'"
+            name = decktet.name(r) if r in CARDS else f"'{r}'"
             return f"{name} is not among your resources"
     for r in paid:
         if not SUITS[r] & SUITS[target]:
-            return f"{the(r)} ({RANK[r]}) does not share a suit with {the(target)}"
+            return f"{decktet.name(r)} ({RANK[r]}) does not share a suit with {the_target}"
     total = sum(RANK[r] for r in paid)
     if total < RANK[target]:
-        return f"ranks total {total}, {the(target)} needs {RANK[target]} or more"
+        return f"ranks total {total}, {the_target} needs {RANK[target]} or more"
     return None
 
 
-def control_action(state: AdamanState, target: str, resources) -> Action:
+def control_action(state: AdamanState, target: str, resources: Iterable[str]) -> Action:
     """The Action that controls ``target`` with ``resources`` (RuleError if it is not legal)."""
+    resources = list(resources)
     why = why_refused(state, target, resources)
     if why is not None:
         raise RuleError(why)
-    return _control(state, target, in_order(resources))
-
-
-def _control(state: AdamanState, target: str, paid) -> Action:
-    paid = list(paid)
-    where = "the court" if target in state.court else "the capital"
-    total = sum(RANK[r] for r in paid)
-    then = "it is controlled and leaves play" if PERSON[target] else "it joins your resources"
-    text = (
-        f"Control {label(target)} in {where} with "
-        + " + ".join(f"{the(r)} ({RANK[r]})" for r in paid)
-        + f" (total {total}); {then}"
-    )
-    return Action(f"control {target} with {'+'.join(paid)}", text)
-
-
-def _parse_control(key: str) -> tuple[str | None, list[str]]:
-    words = key.split()
-    if len(words) != 4 or words[0] != "control" or words[2] != "with":
-        return None, []
-    return words[1], [r for r in words[3].split("+") if r]
+    move = Control(target, tuple(in_order(resources)))
+    return Action(move, state.describe(move))
 
 
 # -- the greedy policy ----------------------------------------------------------------------
-
-
-def payments(resources, target: str) -> list[tuple[str, ...]]:
-    """The minimal legal payments for ``target``: no card of one could be left out."""
-    need = RANK[target]
-    ts = SUITS[target]
-    eligible = in_order(r for r in resources if SUITS[r] & ts)
-    if sum(RANK[r] for r in eligible) < need:
-        return []
-    out = []
-    for k in range(1, len(eligible) + 1):
-        for combo in combinations(eligible, k):
-            total = sum(RANK[r] for r in combo)
-            if total >= need and total - min(RANK[r] for r in combo) < need:
-                out.append(combo)
-    return out
-
-
-def all_payments(resources, target: str) -> list[tuple[str, ...]]:
-    """Every legal payment for ``target``, overpaying ones included."""
-    need = RANK[target]
-    ts = SUITS[target]
-    eligible = in_order(r for r in resources if SUITS[r] & ts)
-    return [
-        combo
-        for k in range(1, len(eligible) + 1)
-        for combo in combinations(eligible, k)
-        if sum(RANK[r] for r in combo) >= need
-    ]
 
 
 def _solve(capital: frozenset, court: frozenset, resources: frozenset, memo: dict) -> bool:
@@ -484,7 +492,7 @@ def _solve(capital: frozenset, court: frozenset, resources: frozenset, memo: dic
         return memo[key]
     memo[key] = False
     for t in sorted(court | capital, key=lambda c: -RANK[c]):
-        for pay in payments(resources, t):
+        for pay in payments(resources, t, minimal=True):
             rest = resources.difference(pay)
             if PERSON[t]:
                 ok = _solve(capital - {t}, court - {t}, rest, memo)
@@ -515,7 +523,6 @@ WEIGHTS = dict(
     gain=0.8,  # worth of a card brought into the resources
     fresh=1.0,  # worth of the cards the refill will deal into the resources (on average)
 )
-_SUIT_NAMES = ("Moons", "Suns", "Waves", "Leaves", "Wyrms", "Knots")
 
 
 def _court_risk(court: int, resources: int, capital: int, people: int, cards: int) -> tuple[float, float]:
@@ -560,8 +567,8 @@ def _court_risk(court: int, resources: int, capital: int, people: int, cards: in
     return utter, expected
 
 
-class _View:
-    """What the policy knows before choosing: the table and the cards still unseen."""
+class _Outlook:
+    """What the policy knows before one choice: the table and the cards still unseen."""
 
     def __init__(self, state: AdamanState, weights: dict) -> None:
         self.state = state
@@ -593,7 +600,7 @@ class _View:
         for r in pool:
             for x in SUITS[r]:
                 supply[x] = supply.get(x, 0.0) + RANK[r] / len(SUITS[r])
-        need = {x: demand.get(x, 0.0) / max(supply.get(x, 0.0), 1.0) for x in _SUIT_NAMES}
+        need = {x: demand.get(x, 0.0) / max(supply.get(x, 0.0), 1.0) for x in decktet.SUITS}
         return lambda r: RANK[r] * max(need[x] for x in SUITS[r]) if SUITS[r] else 0.0
 
     def score(self, target: str, paid: tuple[str, ...]) -> float:
@@ -616,7 +623,7 @@ class _View:
         utter, expected = self.risk(len(court), len(resources), len(capital))
         able = unable = 0
         for t in court + capital:
-            if sum(RANK[r] for r in resources if SUITS[r] & SUITS[t]) >= RANK[t]:
+            if can_pay(resources, t):
                 able += 1
             elif PERSON[t]:
                 unable += 1
@@ -640,50 +647,62 @@ class _View:
                 value += w["fresh"] * slots * sum(worth(c) for c in plain) / len(plain)
         return value
 
-def greedy(state: AdamanState, weights: dict | None = None) -> Hint | None:
-    """The built-in policy: the best-scoring play (or Excuse move) and why, in plain words."""
-    if not state._playing() and state.excuse_at is None:
-        return None
-    view = _View(state, weights or WEIGHTS)
-    if state.excuse_at is not None:
-        return _excuse_hint(state, view)
-    best = None
-    for t in targets(state):
-        for paid in all_payments(state.resources, t):
-            v = view.score(t, paid)
-            if best is None or v > best[0]:
-                best = (v, t, paid)
-    assert best is not None  # a live game always has a play
-    value, t, paid = best
-    action = _control(state, t, paid)
-    over = sum(RANK[r] for r in paid) - RANK[t]
-    cost = "at its exact rank" if over == 0 else f"paying {over} over its rank"
-    if value >= 1e9:
-        why = f"Controlling {the(t)} wins: it is the last personality."
-    elif value >= 1e8 - 100:
-        why = f"The deck is empty, and after controlling {the(t)} every personality left can still be paid for."
-    elif PERSON[t] and t in state.court:
-        why = f"{The(t)} is at court, where six personalities would end the game: control it {cost}."
-    elif PERSON[t]:
-        why = f"{The(t)} is a personality you can control now, {cost}, with cards your other targets need least."
-    else:
-        why = f"{The(t)} joins your resources {cost} while keeping the court safe and your needed suits in hand."
-    return Hint(action, why)
 
+class AdamanGreedy:
+    """The built-in policy: the best-scoring play (or Excuse move) and why, in plain words.
 
-def _excuse_hint(state: AdamanState, view: _View) -> Hint:
-    """Move away the resource needed least; bring in the capital card worth most (never a personality if avoidable)."""
-    worth = view.worth(view.todo, view.pool)
-    actions = {a.key.split()[1]: a for a in state.legal_actions()}
-    if state.excuse_at == "capital":
-        card_id = min(in_order(actions), key=lambda r: worth(r) + 0.1 * RANK[r])
-        return Hint(actions[card_id], f"{The(card_id)} is the resource your personalities need least; it stays within reach in the capital.")
-    plain = [c for c in in_order(actions) if not PERSON[c]]
-    if plain:
-        card_id = max(plain, key=lambda c: worth(c) + 0.1 * RANK[c])
-        return Hint(actions[card_id], f"{The(card_id)} is the capital card most useful as a resource.")
-    card_id = min(in_order(actions), key=lambda c: RANK[c])
-    return Hint(actions[card_id], f"Only personalities are in the capital: {the(card_id)} is the cheapest to control at court.")
+    It keeps no memory between choices: each one looks only at the state it is shown."""
+
+    def __init__(self, weights: dict | None = None) -> None:
+        self.weights = weights or WEIGHTS
+
+    def choose(self, state: AdamanState) -> Hint | None:
+        if state.result is not None or state.pending is not None:
+            return None
+        outlook = _Outlook(state, self.weights)
+        if state.excuse_at is not None:
+            return self._excuse(state, outlook)
+        best = None
+        for t in state.targets():
+            for paid in payments(state.resources, t):
+                v = outlook.score(t, paid)
+                if best is None or v > best[0]:
+                    best = (v, t, paid)
+        assert best is not None  # a live game always has a play
+        value, t, paid = best
+        move = Control(t, paid)
+        over = sum(RANK[r] for r in paid) - RANK[t]
+        cost = "at its exact rank" if over == 0 else f"paying {over} over its rank"
+        name, Name = decktet.name(t), decktet.Name(t)
+        if value >= 1e9:
+            why = f"Controlling {name} wins: it is the last personality."
+        elif value >= 1e8 - 100:
+            why = f"The deck is empty, and after controlling {name} every personality left can still be paid for."
+        elif PERSON[t] and t in state.court:
+            why = f"{Name} is at court, where six personalities would end the game: control it {cost}."
+        elif PERSON[t]:
+            why = f"{Name} is a personality you can control now, {cost}, with cards your other targets need least."
+        else:
+            why = f"{Name} joins your resources {cost} while keeping the court safe and your needed suits in hand."
+        return Hint(Action(move, state.describe(move)), why)
+
+    def _excuse(self, state: AdamanState, outlook: _Outlook) -> Hint:
+        """Move away the resource needed least; bring in the capital card worth most (never a
+        personality if avoidable)."""
+        worth = outlook.worth(outlook.todo, outlook.pool)
+        actions = {a.move.card: a for a in state.legal_actions() if isinstance(a.move, Shift)}
+        if state.excuse_at == "capital":
+            card_id = min(in_order(actions), key=lambda r: worth(r) + 0.1 * RANK[r])
+            why = (f"{decktet.Name(card_id)} is the resource your personalities need least; "
+                   "it stays within reach in the capital.")
+            return Hint(actions[card_id], why)
+        plain = [c for c in in_order(actions) if not PERSON[c]]
+        if plain:
+            card_id = max(plain, key=lambda c: worth(c) + 0.1 * RANK[c])
+            return Hint(actions[card_id], f"{decktet.Name(card_id)} is the capital card most useful as a resource.")
+        card_id = min(in_order(actions), key=lambda c: RANK[c])
+        why = f"Only personalities are in the capital: {decktet.name(card_id)} is the cheapest to control at court."
+        return Hint(actions[card_id], why)
 
 
 # -- the game -------------------------------------------------------------------------------
@@ -692,7 +711,6 @@ def _excuse_hint(state: AdamanState, view: _View) -> Hint:
 class Adaman(Game):
     name = "adaman"
     title = "Adaman"
-    has_policy = True
     summary = "Control every personality of the kingdom with your resources before the court fills up (Decktet)."
     variants = (
         Variant(
@@ -707,6 +725,13 @@ class Adaman(Game):
             "add only the first N of the Watchman, the Light Keeper and the Consul (rank 10): a harder game",
         ),
     )
+    causes = {
+        "all-controlled": "won: every personality of the game was controlled",
+        "stalled": "lost: after a deal no play was possible, with personalities still uncontrolled",
+        "court-full": "utter loss: a sixth personality arrived at court",
+        "abandoned": "the player abandoned the game",
+    }
+    policies = {"greedy": AdamanGreedy}
 
     def check_variants(self, variants: Mapping[str, str]) -> None:
         if variants.get("extended", "off") == "on" and variants.get("extra-personalities", "0") != "0":
@@ -718,20 +743,14 @@ class Adaman(Game):
     def deck(self, variants: Mapping[str, str], pile: str = "deck") -> list[str]:
         return list(game_deck(variants))
 
+    def parse(self, key: str) -> Move:
+        return parse(key)
+
     def new_state(self, variants: Mapping[str, str]) -> AdamanState:
         self.check_variants(variants)
         state = AdamanState(deck=game_deck(variants))
         state._deal()
         return state
-
-    def canonical(self, key: str) -> str:
-        target, paid = _parse_control(key.strip().lower())
-        if target is None or any(r not in ORDER for r in paid):
-            return key
-        return f"control {target} with {'+'.join(in_order(paid))}"
-
-    def hint(self, state: AdamanState) -> Hint | None:
-        return greedy(state)
 
 
 GAME = Adaman()

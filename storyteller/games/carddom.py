@@ -24,6 +24,7 @@ STACKS = ROWS * COLUMNS
 OVERLORD_SLOT = 1 + STACKS * DEPTH  # 33: the last card of the deal
 LAYERS = ("location", "people", "values", "gift")
 JOKER = "Joker"
+DECK = frozenset(c.id for c in piquet_cards())
 
 
 def row_of(stack: int) -> int:
@@ -91,10 +92,7 @@ class Enter(Move):
 
     stack: int
     kind = "enter"
-
-    @property
-    def key(self) -> str:
-        return f"enter {self.stack}"
+    spelling = "enter {stack}"
 
 
 @dataclass(frozen=True)
@@ -103,10 +101,7 @@ class MoveTo(Move):
 
     stack: int
     kind = "move"
-
-    @property
-    def key(self) -> str:
-        return f"move {self.stack}"
+    spelling = "move {stack}"
 
 
 @dataclass(frozen=True)
@@ -114,10 +109,7 @@ class Explore(Move):
     """Reveal the next card of the stack you are at."""
 
     kind = "explore"
-
-    @property
-    def key(self) -> str:
-        return "explore"
+    spelling = "explore"
 
 
 @dataclass(frozen=True)
@@ -126,10 +118,7 @@ class Take(Move):
 
     card: str
     kind = "take"
-
-    @property
-    def key(self) -> str:
-        return f"take {self.card}"
+    spelling = "take {card}"
 
 
 @dataclass(frozen=True)
@@ -137,10 +126,7 @@ class Face(Move):
     """Face the overlord: the game ends."""
 
     kind = "face"
-
-    @property
-    def key(self) -> str:
-        return "face"
+    spelling = "face"
 
 
 def parse(key: str) -> Move:
@@ -177,7 +163,7 @@ class CarddomState(GameState):
     # -- chance -----------------------------------------------------------------------
 
     def _draw(self, slot: int, to: str) -> None:
-        options = frozenset(c.id for c in piquet_cards()) - self.seen
+        options = DECK - self.seen
         self.pending = Draw(deal=self.deal, slot=slot, to=to, options=options)
 
     def chance(self) -> Draw | None:

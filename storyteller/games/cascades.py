@@ -13,6 +13,9 @@ turned face up: onto the waste (``to="waste"``), as the forced first card of tie
 Once seen, a card stays known: turning the waste over and going through it again draws
 nothing.
 
+The moves (:class:`Turn`, :class:`Play`) are written ``turn`` and ``play <card> from
+waste to tier <t>`` or ``play <card> from reserve <k> to tier <t>``.
+
 How the rulings read the draft (see RULINGS.md):
 
 * The stock is turned three cards at a time, one card after the other, so the third card
@@ -42,10 +45,12 @@ How the rulings read the draft (see RULINGS.md):
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Mapping
+from typing import Mapping, Sequence
 
-from storyteller.cards import Card, card, decktet_cards
-from storyteller.engine import Action, Draw, Game, Hint, Outcome, RuleError, Variant
+from storyteller.cards import decktet_cards
+from storyteller.decktet import SUITS, label
+from storyteller.engine import Action, Draw, Game, GameState, Hint, Move, Outcome, RuleError, Variant
+from storyteller.words import cap
 
 RESERVES = 3
 RESERVE_SIZE = 3
@@ -54,6 +59,7 @@ TIERS = 3
 TURN = 3  # cards turned at a time
 RESERVE_NAMES = {1: "top", 2: "middle", 3: "bottom"}
 RANKS = tuple(str(n) for n in range(2, 10))
+PAWNS_COURTS = ("Pawn", "Court")
 NUMBER_WORDS = {1: "one", 2: "two", 3: "three"}
 
 
@@ -63,31 +69,36 @@ def basic_ids() -> list[str]:
 
 def extra_ids() -> list[str]:
     """The 4 Pawns and 4 Courts (never the Excuse)."""
-    return [c.id for c in decktet_cards() if c.rank in ("Pawn", "Court")]
+    return [c.id for c in decktet_cards() if c.rank in PAWNS_COURTS]
 
 
 def deck_ids(pawns_courts: bool) -> list[str]:
     return basic_ids() + (extra_ids() if pawns_courts else [])
 
 
-# Card facts the rules look at, cached by id: (rank, frozenset of suits).
-_FACTS: dict[str, tuple[str, frozenset[str]]] = {c.id: (c.rank, frozenset(c.suits)) for c in decktet_cards()}
+_CARDS = frozenset(deck_ids(True))  # every card either deck holds
+# Card facts the rules look at, by id: (rank, frozenset of suits).
+_FACTS: dict[str, tuple[str, frozenset[str]]] = {c.id: (c.rank, frozenset(c.suits)) for c in decktet_cards() if c.id in _CARDS}
+
+
+def ranks(pawns_courts: bool) -> tuple[str, ...]:
+    """Every rank the deck holds, numbers first."""
+    return RANKS + ("Ace", "Crown") + (PAWNS_COURTS if pawns_courts else ())
+
+
+# How many cards of a rank tiers 1, 2 and 3 may hold.
+LIMITS: dict[str, tuple[int, int, int]] = {
+    **{rank: (1, 1, 1) for rank in RANKS},
+    "Ace": (2, 2, 2),
+    "Crown": (2, 2, 2),
+    "Pawn": (2, 1, 1),
+    "Court": (2, 1, 1),
+}
 
 
 def limit(rank: str, tier: int) -> int:
     """How many cards of this rank one tier may hold."""
-    if rank in ("Ace", "Crown"):
-        return 2
-    if rank in ("Pawn", "Court"):
-        return 2 if tier == 1 else 1
-    return 1
-
-
-def describe(card_id: str) -> str:
-    """``the Mill (8, Waves/Leaves)``: a card's name with its rank and suits."""
-    c: Card = card(card_id)
-    name = c.name if c.name.lower().startswith("the ") else f"the {c.name}"
-    return f"{name} ({c.rank}, {'/'.join(c.suits)})"
+    return LIMITS[rank][tier - 1]
 
 
 def a(rank: str) -> str:
@@ -95,17 +106,129 @@ def a(rank: str) -> str:
     return f"{'an' if rank in ('8', 'Ace') else 'a'} {rank}"
 
 
-def capital(text: str) -> str:
-    return text[:1].upper() + text[1:]
-
-
 def turn_tops(cycle: list[str]) -> list[str]:
     """The cards left on top of the waste, turn after turn, going through ``cycle``."""
     return [cycle[min(i + TURN - 1, len(cycle) - 1)] for i in range(0, len(cycle), TURN)]
 
 
+# -- the placing rule -----------------------------------------------------------------------
+#
+# Written once, here, and used by everything that asks whether a card may go on a tier:
+# the legal moves and the end-of-game test (``CascadesState.fits`` and ``fitting``), the
+# rule a refused play names (``CascadesState.why_not``), what the table shows a tier
+# takes now (``CascadesState.takes``) and the policy's search, which keeps its own
+# compact position (counts in a flat tuple, suits as bit masks) and so calls it with
+# plain values: the rule needs only counts of one rank and ``&`` between suits.
+
+FULL = "full"  # the tier holds as many of the rank as it may
+WAITS_ABOVE = "waits-above"  # tier 2 or 3: the tier above must hold more of the rank first
+WAITS_TIER_3 = "waits-tier-3"  # the second Pawn or Court of tier 1 waits for one in tier 3
+NO_SUIT = "no-suit"  # the card shares no suit with the card at the end of the tier
+
+
+def refusal(rank: str, tier: int, held: Sequence[int], suits=None, end=None) -> str | None:
+    """Why a card cannot go at the end of ``tier`` now (one of the codes above), or None.
+
+    ``held`` is how many cards of the card's rank tiers 1, 2 and 3 hold; ``suits`` are the
+    card's suits and ``end`` those of the card at the end of the tier, as sets or as bit
+    masks. With no ``end`` (an empty tier, or a question about the rank alone) any suit
+    will do.
+    """
+    here = held[tier - 1]
+    if here >= LIMITS[rank][tier - 1]:
+        return FULL
+    if tier > 1:
+        if held[tier - 2] <= here:
+            return WAITS_ABOVE
+    elif here == 1 and rank in PAWNS_COURTS and not held[2]:
+        return WAITS_TIER_3
+    if end and not suits & end:
+        return NO_SUIT
+    return None
+
+
+# -- places -------------------------------------------------------------------------------
+
+
+def place_of(to: str) -> tuple[str, int | None]:
+    """A place as the rules write it (where a draw goes, a key of ``places()``):
+    ``"reserve 2"`` -> ("reserve", 2), ``"tier 1"`` -> ("tier", 1), ``"waste"`` -> ("waste", None)."""
+    where, _, number = to.partition(" ")
+    return where, int(number) if number else None
+
+
+def reserve_draw(to: str, slot: int) -> tuple[int, bool] | None:
+    """(reserve 1-3, whether the card is the reserve's top, turned up as it opens) for a
+    draw to a reserve, else None."""
+    where, k = place_of(to)
+    if where != "reserve" or k is None:
+        return None
+    return k, slot == (k - 1) * RESERVE_SIZE
+
+
+# -- the moves ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Play(Move):
+    """Play the top card of the waste (``reserve`` None) or of an open reserve to a tier."""
+
+    kind = "play"
+    card: str
+    tier: int
+    reserve: int | None = None
+
+    @property
+    def source(self) -> str:
+        return "waste" if self.reserve is None else f"reserve {self.reserve}"
+
+    @property
+    def key(self) -> str:
+        return f"play {self.card} from {self.source} to tier {self.tier}"
+
+
+@dataclass(frozen=True)
+class Turn(Move):
+    """Turn the next three cards of the stock (turning the waste over first if the stock is
+    empty), or end the pass when stock and waste are both empty."""
+
+    kind = "turn"
+    spelling = "turn"
+
+
+NOT_A_MOVE = "'{key}' is not a Cascades move: play a card to a tier, or turn"
+
+
+def parse(key: str) -> Move:
+    """``turn``, or ``play <card> from waste to tier <t>`` / ``play <card> from reserve <k>
+    to tier <t>``, in any case and spacing (the word ``tier`` may be left out)."""
+    words = key.split()
+    low = [w.lower() for w in words]
+    if low == ["turn"]:
+        return Turn()
+    if not (low and low[0] == "play" and "from" in low and "to" in low):
+        raise RuleError(NOT_A_MOVE.format(key=key))
+    card = low[1]
+    if card not in _CARDS:
+        raise RuleError(f"'{key}' names no card of Cascades: there is no '{words[1]}'")
+    start, end = low.index("from") + 1, low.index("to")
+    where = low[start:end]
+    try:
+        tier = int(low[-1])
+    except ValueError:
+        raise RuleError(f"'{key}' names no tier: the tiers are 1, 2 and 3") from None
+    if where == ["waste"]:
+        return Play(card, tier)
+    if len(where) == 2 and where[0] == "reserve" and where[1].isdigit():
+        return Play(card, tier, int(where[1]))  # a reserve that does not exist is refused by apply()
+    raise RuleError(f"cards are played from the waste or an open reserve, not from '{' '.join(words[start:end])}'")
+
+
+# -- the state ------------------------------------------------------------------------------
+
+
 @dataclass
-class CascadesState:
+class CascadesState(GameState):
     pawns_courts: bool = False
     tiers: list[list[str]] = field(default_factory=lambda: [[] for _ in range(TIERS)])
     counts: list[dict[str, int]] = field(default_factory=lambda: [{} for _ in range(TIERS)])
@@ -128,13 +251,21 @@ class CascadesState:
         cards = self.tiers[tier - 1]
         return cards[-1] if cards else None
 
+    @property
+    def ranks(self) -> tuple[str, ...]:
+        return ranks(self.pawns_courts)
+
     def lacks(self, tier: int) -> list[str]:
         """The ranks tier 1-3 still needs to be complete, one entry per missing card."""
         out = []
-        ranks = RANKS + ("Ace", "Crown") + (("Pawn", "Court") if self.pawns_courts else ())
-        for rank in ranks:
+        for rank in self.ranks:
             out += [rank] * (limit(rank, tier) - self.counts[tier - 1].get(rank, 0))
         return out
+
+    def takes(self, tier: int) -> list[str]:
+        """The ranks tier 1-3 may take now, whatever the suit (a card must still share a
+        suit with the end of the tier)."""
+        return [rank for rank in self.ranks if refusal(rank, tier, self.held(rank)) is None]
 
     @property
     def waste_top(self) -> str | None:
@@ -162,46 +293,54 @@ class CascadesState:
     def placed(self) -> int:
         return sum(len(t) for t in self.tiers)
 
-    # -- the placing rules ---------------------------------------------------------------
+    # -- placing (see refusal) -----------------------------------------------------------
+
+    def held(self, rank: str) -> tuple[int, int, int]:
+        """How many cards of ``rank`` tiers 1, 2 and 3 hold."""
+        c1, c2, c3 = self.counts
+        return c1.get(rank, 0), c2.get(rank, 0), c3.get(rank, 0)
+
+    def _end_suits(self, tier: int) -> frozenset[str] | None:
+        cards = self.tiers[tier - 1]
+        return _FACTS[cards[-1]][1] if cards else None
+
+    def _refusal(self, card_id: str, tier: int) -> str | None:
+        rank, suits = _FACTS[card_id]
+        return refusal(rank, tier, self.held(rank), suits, self._end_suits(tier))
+
+    def fits(self, card_id: str, tier: int) -> bool:
+        return self._refusal(card_id, tier) is None
+
+    def fitting(self, card_id: str) -> list[int]:
+        """The tiers the card may go on now (its facts looked up once: the legal moves and
+        the end-of-game test ask this of many cards)."""
+        rank, suits = _FACTS[card_id]
+        held = self.held(rank)
+        return [t for t in range(1, TIERS + 1) if refusal(rank, t, held, suits, self._end_suits(t)) is None]
 
     def why_not(self, card_id: str, tier: int) -> str | None:
         """None if the card may go to the end of the tier now, else the rule that stops it."""
-        rank, suits = _FACTS[card_id]
-        here = self.tiers[tier - 1]
+        code = self._refusal(card_id, tier)
+        if code is None:
+            return None
+        rank = _FACTS[card_id][0]
         n = self.counts[tier - 1].get(rank, 0)
-        cap = limit(rank, tier)
-        if n >= cap:
-            if cap == 1 and rank in RANKS:
+        if code == FULL:
+            most = limit(rank, tier)
+            if most == 1 and rank in RANKS:
                 return f"tier {tier} already holds {a(rank)}: each rank goes once in a tier"
-            return f"tier {tier} already holds {NUMBER_WORDS[cap]} {rank}{'s' if cap > 1 else ''}, its most"
-        if tier > 1:
-            above = self.counts[tier - 2].get(rank, 0)
-            if above <= n:
-                if rank in RANKS or n == 0:
-                    return f"{a(rank)} goes on tier {tier} only once tier {tier - 1} holds one"
-                return f"tier {tier} may take another {rank} only while tier {tier - 1} holds more {rank}s than it does"
-        elif rank in ("Pawn", "Court") and n == 1 and not self.counts[2].get(rank, 0):
+            return f"tier {tier} already holds {NUMBER_WORDS[most]} {rank}{'s' if most > 1 else ''}, its most"
+        if code == WAITS_ABOVE:
+            if rank in RANKS or n == 0:
+                return f"{a(rank)} goes on tier {tier} only once tier {tier - 1} holds one"
+            return f"tier {tier} may take another {rank} only while tier {tier - 1} holds more {rank}s than it does"
+        if code == WAITS_TIER_3:
             return f"the second {rank} in tier 1 needs {a(rank)} in tier 3 first"
-        if here and not suits & _FACTS[here[-1]][1]:
-            return f"{describe(card_id)} shares no suit with {describe(here[-1])} at the end of tier {tier}"
-        return None
-
-    def fits(self, card_id: str, tier: int) -> bool:
-        rank, suits = _FACTS[card_id]
-        here = self.tiers[tier - 1]
-        if here and not suits & _FACTS[here[-1]][1]:
-            return False
-        n = self.counts[tier - 1].get(rank, 0)
-        if n >= limit(rank, tier):
-            return False
-        if tier > 1:
-            return self.counts[tier - 2].get(rank, 0) > n
-        if n == 1 and rank in ("Pawn", "Court"):
-            return self.counts[2].get(rank, 0) > 0
-        return True
+        end = self.end(tier)
+        return f"{label(card_id)} shares no suit with {label(end)} at the end of tier {tier}"
 
     def playable(self, card_id: str) -> bool:
-        return any(self.fits(card_id, t) for t in range(1, TIERS + 1))
+        return bool(self.fitting(card_id))
 
     def _place(self, card_id: str, tier: int) -> None:
         self.tiers[tier - 1].append(card_id)
@@ -224,13 +363,13 @@ class CascadesState:
             raise RuleError(f"{outcome} cannot be turned up here: it is not among the cards still face down")
         self.pending = None
         self.seen.add(outcome)
-        if draw.to.startswith("reserve"):
-            k = int(draw.to.split()[1])
-            self.reserves[k - 1][0] = outcome
+        where, k = place_of(draw.to)
+        if where == "reserve":
+            self.reserves[k - 1][0] = outcome  # type: ignore[operator]
         else:
             self.stock.pop(0)
             self.turning -= 1
-            if draw.to == "tier 1":
+            if where == "tier":
                 self._place(outcome, 1)
                 self.started = True
             else:
@@ -290,12 +429,13 @@ class CascadesState:
             return
         total = self.deck_size
         if self.placed == total:
-            self.result = Outcome("won", f"All {total} cards are in the three tiers.")
+            self.result = Outcome("won", f"All {total} cards are in the three tiers.", cause="all-placed")
         elif self.stuck():
             self.result = Outcome(
                 "lost",
                 f"All three reserves are open and no card left can ever be played: "
                 f"{self.placed} of {total} cards are in the tiers.",
+                cause="stalled",
             )
 
     @property
@@ -304,15 +444,16 @@ class CascadesState:
 
     # -- the player's choices ------------------------------------------------------------
 
-    def sources(self) -> list[tuple[str, str]]:
-        """The playable cards with where they come from: ("waste", id), ("reserve k", id)."""
-        out = []
+    def sources(self) -> list[tuple[int | None, str]]:
+        """The playable cards with where they come from: (None, id) for the top of the
+        waste, (k, id) for the top of reserve k."""
+        out: list[tuple[int | None, str]] = []
         if self.waste:
-            out.append(("waste", self.waste[-1]))
+            out.append((None, self.waste[-1]))
         for k in range(1, RESERVES + 1):
             top = self.reserve_top(k)
             if top:
-                out.append((f"reserve {k}", top))
+                out.append((k, top))
         return out
 
     def can_turn(self) -> bool:
@@ -335,65 +476,69 @@ class CascadesState:
             text += f", opening the {RESERVE_NAMES[k]} reserve"
         return text
 
-    def legal_actions(self) -> list[Action]:
+    def moves(self) -> list[Move]:
+        """The legal moves, in the order the player sees them: each playable card to each
+        tier it fits (the waste first, then the reserves), then the turn."""
         if self.result is not None or self.pending is not None:
             return []
-        actions = []
-        for where, card_id in self.sources():
-            src = "the waste" if where == "waste" else f"the {RESERVE_NAMES[int(where[-1])]} reserve"
-            for t in range(1, TIERS + 1):
-                if self.fits(card_id, t):
-                    actions.append(
-                        Action(f"play {card_id} from {where} to tier {t}", f"Play {describe(card_id)} from {src} to tier {t}")
-                    )
+        out: list[Move] = []
+        for k, card_id in self.sources():
+            out += [Play(card_id, t, k) for t in self.fitting(card_id)]
         if self.can_turn():
-            actions.append(Action("turn", self.turn_text()))
-        return actions
+            out.append(Turn())
+        return out
 
-    def apply(self, action: Action) -> None:
+    def legal_actions(self) -> list[Action]:
+        return [Action(m, self.describe(m)) for m in self.moves()]
+
+    def describe(self, move: Move) -> str:
+        if isinstance(move, Turn):
+            return self.turn_text()
+        assert isinstance(move, Play)
+        src = "the waste" if move.reserve is None else f"the {RESERVE_NAMES[move.reserve]} reserve"
+        return f"Play {label(move.card)} from {src} to tier {move.tier}"
+
+    def apply(self, move: Move) -> None:
         if self.result is not None:
             raise RuleError("the game is over")
         if self.pending is not None:
             raise RuleError("a card must be turned up first")
-        key = action.key
-        if key == "turn":
-            if not self.can_turn():
-                raise RuleError("there is nothing left to turn: stock and waste are empty and every reserve is open")
-            if not self.stock:
-                self.pass_no += 1
-                self.stock = list(self.waste)
-                self.waste = []
-            self.turning = TURN
-            self._continue_turn()
-            self._settle()
-            return
-        parts = key.split()
-        # play <id> from waste to tier <t> | play <id> from reserve <k> to tier <t>
-        if not (parts and parts[0] == "play" and "from" in parts and "to" in parts):
-            raise RuleError(f"'{key}' is not a Cascades move: play a card to a tier, or turn")
-        card_id = parts[1]
-        where = " ".join(parts[parts.index("from") + 1 : parts.index("to")])
-        try:
-            tier = int(parts[-1])
-        except ValueError:
-            raise RuleError(f"'{key}' names no tier: the tiers are 1, 2 and 3") from None
+        if isinstance(move, Turn):
+            self._turn()
+        elif isinstance(move, Play):
+            self._play(move)
+        else:
+            raise RuleError(NOT_A_MOVE.format(key=move.key))
+        self._settle()
+
+    def _turn(self) -> None:
+        if not self.can_turn():
+            raise RuleError("there is nothing left to turn: stock and waste are empty and every reserve is open")
+        if not self.stock:
+            self.pass_no += 1
+            self.stock = list(self.waste)
+            self.waste = []
+        self.turning = TURN
+        self._continue_turn()
+
+    def _play(self, move: Play) -> None:
+        card_id, tier, k = move.card, move.tier, move.reserve
         if not 1 <= tier <= TIERS:
             raise RuleError(f"there is no tier {tier}: the tiers are 1, 2 and 3")
-        if where == "waste":
+        if k is None:
             if self.waste_top != card_id:
                 raise RuleError(f"only the top card of the waste can be played, and {card_id} is not it")
-        elif where in (f"reserve {k}" for k in range(1, RESERVES + 1)):
-            k = int(where[-1])
+        elif 1 <= k <= RESERVES:
             if k > self.opened:
                 raise RuleError(f"the {RESERVE_NAMES[k]} reserve is still closed: it opens after pass {k}")
             if self.reserve_top(k) != card_id:
                 raise RuleError(f"only the top card of the {RESERVE_NAMES[k]} reserve can be played, and {card_id} is not it")
         else:
-            raise RuleError(f"cards are played from the waste or an open reserve, not from '{where}'")
+            raise RuleError(f"cards are played from the waste or an open reserve, not from '{move.source}'")
         why = self.why_not(card_id, tier)
         if why:
-            raise RuleError(capital(why))
-        if where == "waste":
+            raise RuleError(cap(why))
+        if k is None:
             self.waste.pop()
         else:
             pile = self.reserves[k - 1]
@@ -401,7 +546,6 @@ class CascadesState:
             if pile:
                 self._turn_up_reserve(k)
         self._place(card_id, tier)
-        self._settle()
 
     # -- bookkeeping ---------------------------------------------------------------------
 
@@ -412,56 +556,6 @@ class CascadesState:
         for k in range(1, RESERVES + 1):
             out[f"reserve {k}"] = [c for c in self.reserves[k - 1] if isinstance(c, str)]
         return out
-
-    def clone(self) -> "CascadesState":
-        return CascadesState(
-            pawns_courts=self.pawns_courts,
-            tiers=[list(t) for t in self.tiers],
-            counts=[dict(c) for c in self.counts],
-            stock=list(self.stock),
-            waste=list(self.waste),
-            reserves=[list(p) for p in self.reserves],
-            opened=self.opened,
-            pass_no=self.pass_no,
-            started=self.started,
-            seen=set(self.seen),
-            deck_size=self.deck_size,
-            turning=self.turning,
-            pending=self.pending,
-            result=self.result,
-        )
-
-
-class Cascades(Game):
-    name = "cascades"
-    title = "Cascades"
-    has_policy = True
-    summary = "Turn the stock three at a time and build all the cards into three tiers that follow suit."
-    variants = (
-        Variant(
-            "pawns-courts",
-            ("off", "on"),
-            "add the 4 Pawns and 4 Courts (two of each in tier 1, one in tiers 2 and 3)",
-            flag=True,
-        ),
-    )
-
-    def deck(self, variants: Mapping[str, str], pile: str = "deck") -> list[str]:
-        return deck_ids(variants.get("pawns-courts", "off") == "on")
-
-    def new_state(self, variants: Mapping[str, str]) -> CascadesState:
-        _PLAN.clear()  # a new game plans afresh: its hints never depend on games played before
-        pc = variants.get("pawns-courts", "off") == "on"
-        size = len(deck_ids(pc))
-        state = CascadesState(pawns_courts=pc, deck_size=size)
-        state.reserves = [list(range(k * RESERVE_SIZE, (k + 1) * RESERVE_SIZE)) for k in range(RESERVES)]
-        state.stock = list(range(STOCK_START, size))
-        state.turning = TURN  # the opening turn; its third card starts tier 1
-        state._continue_turn()
-        return state
-
-    def hint(self, state: CascadesState) -> Hint | None:
-        return greedy(state)
 
 
 # -- the built-in policy ------------------------------------------------------------------
@@ -480,24 +574,27 @@ class Cascades(Game):
 # top, to any tier it fits), capped at SEARCH_BUDGET positions, keeping the line that
 # places the most cards. It reads only what the player has seen.
 #
-# The remembered plans (_PLAN) are keyed by everything visible, so a hint is always a
-# sound move for the position; a position met along an earlier plan gets that plan's
-# next step rather than a fresh search. Every new game starts with an empty memory, so a
-# game played from its start always gets the same hints; a resumed game plans afresh
-# from where it stands, and may take another (equally sound) line.
+# The remembered plans belong to the policy object, one per game, and are keyed by
+# everything visible, so a hint is always a sound move for the position; a position met
+# along an earlier plan gets that plan's next step rather than a fresh search. A game
+# played from its start always gets the same hints, and a resumed game whose policy is
+# shown the states before every standing decision again plans exactly as it did.
 
 SEARCH_BUDGET = 200
-_RANK_INDEX = {r: i for i, r in enumerate(RANKS + ("Ace", "Crown", "Pawn", "Court"))}
-_SUIT_BIT = {s: 1 << i for i, s in enumerate(("Moons", "Suns", "Waves", "Leaves", "Wyrms", "Knots"))}
-_RI = {cid: _RANK_INDEX[r] for cid, (r, _) in _FACTS.items() if r in _RANK_INDEX}
+PLAN_MAX = 100_000  # positions remembered before the memory starts afresh
+_RANKS = ranks(True)
+_RANK_INDEX = {r: i for i, r in enumerate(_RANKS)}
+_NR = len(_RANKS)
+_SUIT_BIT = {s: 1 << i for i, s in enumerate(SUITS)}
+_RANK = {cid: rank for cid, (rank, _) in _FACTS.items()}
+_RI = {cid: _RANK_INDEX[rank] for cid, (rank, _) in _FACTS.items()}
 _MASK = {cid: sum(_SUIT_BIT[s] for s in suits) for cid, (_, suits) in _FACTS.items()}
-_LIMITS = tuple(tuple(limit(r, t) for r in _RANK_INDEX) for t in range(1, TIERS + 1))
-_NR = len(_RANK_INDEX)
-_PLAN: dict[tuple, tuple[str, str]] = {}  # position -> (action key, why), along lines already found
-_PLAN_MAX = 100_000
-
-
 _NSUITS = {cid: len(suits) for cid, (_, suits) in _FACTS.items()}
+
+# A position of the search: (counts, ends, waste, stock, reserves). ``counts`` holds how
+# many cards of each rank each tier holds, tier by tier in _RANKS order; ``ends`` the suit
+# mask of each tier's end card (0 when empty); ``reserves`` (top card or None, cards
+# left) for each reserve.
 
 
 def _order(k: int, d: int, cid: str, t: int) -> tuple:
@@ -505,21 +602,6 @@ def _order(k: int, d: int, cid: str, t: int) -> tuple:
     leaves only one suit to follow, so it is best placed while followers abound), then
     lower tiers, then reserve cards, then the nearest."""
     return (_NSUITS[cid], -t, k < 0, d)
-
-
-def _fits(counts: tuple, ends: tuple, cid: str, t: int) -> bool:
-    end = ends[t - 1]
-    if end and not _MASK[cid] & end:
-        return False
-    r = _RI[cid]
-    n = counts[(t - 1) * _NR + r]
-    if n >= _LIMITS[t - 1][r]:
-        return False
-    if t > 1:
-        return counts[(t - 2) * _NR + r] > n
-    if n == 1 and r >= 10:  # a second Pawn or Court in tier 1
-        return counts[2 * _NR + r] > 0
-    return True
 
 
 def _turn(waste: tuple, stock: tuple) -> tuple[tuple, tuple]:
@@ -547,6 +629,17 @@ def _next_plays(waste: tuple, stock: tuple, reserves: tuple) -> list[tuple]:
     return out
 
 
+def _placed(counts: tuple, ends: tuple, reserves: tuple, cid: str, k: int, t: int) -> tuple[tuple, tuple, tuple]:
+    """The counts, ends and reserves after ``cid`` goes on tier ``t`` (from reserve
+    index ``k``, or the waste when ``k`` is -1)."""
+    i = (t - 1) * _NR + _RI[cid]
+    counts = counts[:i] + (counts[i] + 1,) + counts[i + 1 :]
+    ends = ends[: t - 1] + (_MASK[cid],) + ends[t:]
+    if k >= 0:
+        reserves = reserves[:k] + ((None, reserves[k][1] - 1),) + reserves[k + 1 :]
+    return counts, ends, reserves
+
+
 class _Search:
     def __init__(self, budget: int) -> None:
         self.budget = budget
@@ -567,34 +660,18 @@ class _Search:
         self.seen.add(pos)
         self.nodes += 1
         counts, ends, waste, stock, reserves = pos
-        # what each tier takes now, rank by rank (the suit is checked per card below)
-        takes = []
-        for t in range(TIERS):
-            row = counts[t * _NR : (t + 1) * _NR]
-            if t == 0:
-                ok = [n < cap for n, cap in zip(row, _LIMITS[0])]
-                for r in (10, 11):  # a second Pawn or Court in tier 1 waits for one in tier 3
-                    if row[r] == 1 and not counts[2 * _NR + r]:
-                        ok[r] = False
-            else:
-                above = counts[(t - 1) * _NR : t * _NR]
-                ok = [n < cap and a > n for n, cap, a in zip(row, _LIMITS[t], above)]
-            takes.append(ok)
         moves, done = [], set()
         for cid, k, d, w, st in _next_plays(waste, stock, reserves):
-            r, m = _RI[cid], _MASK[cid]
-            for t in range(TIERS):
-                if takes[t][r] and (not ends[t] or m & ends[t]) and (cid, t, len(w)) not in done:
+            r = _RI[cid]
+            held = counts[r], counts[_NR + r], counts[2 * _NR + r]
+            rank, suits = _RANK[cid], _MASK[cid]
+            for t in range(1, TIERS + 1):
+                if refusal(rank, t, held, suits, ends[t - 1]) is None and (cid, t, len(w)) not in done:
                     done.add((cid, t, len(w)))
-                    moves.append((_order(k, d, cid, t + 1), d, cid, k, w, st, t + 1))
+                    moves.append((_order(k, d, cid, t), d, cid, k, w, st, t))
         moves.sort(key=lambda m: m[0])
         for _, d, cid, k, w, st, t in moves:
-            i = (t - 1) * _NR + _RI[cid]
-            c2 = counts[:i] + (counts[i] + 1,) + counts[i + 1 :]
-            e2 = ends[: t - 1] + (_MASK[cid],) + ends[t:]
-            r2 = reserves
-            if k >= 0:
-                r2 = reserves[:k] + ((None, reserves[k][1] - 1),) + reserves[k + 1 :]
+            c2, e2, r2 = _placed(counts, ends, reserves, cid, k, t)
             line.append((cid, k, d, t))
             if self._dfs((c2, e2, w, st, r2), line):
                 return True
@@ -605,54 +682,101 @@ class _Search:
 
 
 def _position(state: CascadesState) -> tuple:
-    counts = tuple(state.counts[t].get(r, 0) for t in range(TIERS) for r in _RANK_INDEX)
+    counts = tuple(state.counts[t].get(r, 0) for t in range(TIERS) for r in _RANKS)
     ends = tuple(_MASK[e] if e else 0 for e in (state.end(t) for t in range(1, TIERS + 1)))
     reserves = tuple((state.reserve_top(k), len(state.reserves[k - 1])) for k in range(1, RESERVES + 1))
     return counts, ends, tuple(state.waste), tuple(state.stock), reserves
 
 
-def _plan(pos: tuple) -> None:
-    """Search from ``pos`` and remember the action at every position along the best line."""
-    counts, ends, waste, stock, reserves = pos
-    known = len(waste) + len(stock) + sum(1 for top, _ in reserves if top)
-    line = _Search(SEARCH_BUDGET).run(pos, known)
-    if len(_PLAN) > _PLAN_MAX:
-        _PLAN.clear()
-    total = len(line)
-    for step, (cid, k, d, t) in enumerate(line):
-        left = total - step
-        for _ in range(d):
-            _PLAN[pos] = ("turn", f"Turn toward {describe(cid)}: the plan plays it next, on tier {t}.")
-            waste, stock = _turn(waste, stock)
-            pos = (counts, ends, waste, stock, reserves)
-        src = f"reserve {k + 1}" if k >= 0 else "waste"
-        why = f"A search of the cards seen so far finds a line placing {left} more; this play starts it."
-        _PLAN[pos] = (f"play {cid} from {src} to tier {t}", why)
-        i = (t - 1) * _NR + _RI[cid]
-        counts = counts[:i] + (counts[i] + 1,) + counts[i + 1 :]
-        ends = ends[: t - 1] + (_MASK[cid],) + ends[t:]
-        if k >= 0:
-            reserves = reserves[:k] + ((None, reserves[k][1] - 1),) + reserves[k + 1 :]
-            break  # a new card turns up under it: plan again from there
-        else:
+class CascadesGreedy:
+    """Turns until every reserve is open, then plays the best line a bounded search of
+    the cards seen finds, remembering it (see the comment above)."""
+
+    def __init__(self) -> None:
+        self.plans: dict[tuple, tuple[Move, str]] = {}  # position -> (move, why), along lines found
+
+    def choose(self, state: CascadesState) -> Hint | None:
+        moves = state.moves()
+        if not moves:
+            return None
+        if state.opened < RESERVES:
+            return self._hint(
+                state, Turn(),
+                "Turn without playing until every reserve is open: by then every card has been seen, and a "
+                "plan made with all of them wins more often than playing early.",
+            )
+        pos = _position(state)
+        if pos not in self.plans:
+            self._plan(pos)
+        move, why = self.plans.get(pos, (Turn(), "No line of play was found from here; turn."))
+        if move not in moves:  # cannot happen: a plan is keyed by everything the move depends on
+            raise RuntimeError(f"the plan's move {move.key} is not legal here")
+        return self._hint(state, move, why)
+
+    @staticmethod
+    def _hint(state: CascadesState, move: Move, why: str) -> Hint:
+        return Hint(Action(move, state.describe(move)), why)
+
+    def _plan(self, pos: tuple) -> None:
+        """Search from ``pos`` and remember the move at every position along the best line."""
+        counts, ends, waste, stock, reserves = pos
+        known = len(waste) + len(stock) + sum(1 for top, _ in reserves if top)
+        line = _Search(SEARCH_BUDGET).run(pos, known)
+        if len(self.plans) > PLAN_MAX:
+            self.plans.clear()
+        total = len(line)
+        for step, (cid, k, d, t) in enumerate(line):
+            left = total - step
+            for _ in range(d):
+                self.plans[pos] = (Turn(), f"Turn toward {label(cid)}: the plan plays it next, on tier {t}.")
+                waste, stock = _turn(waste, stock)
+                pos = (counts, ends, waste, stock, reserves)
+            why = f"A search of the cards seen so far finds a line placing {left} more; this play starts it."
+            self.plans[pos] = (Play(cid, t, k + 1 if k >= 0 else None), why)
+            counts, ends, reserves = _placed(counts, ends, reserves, cid, k, t)
+            if k >= 0:
+                break  # a new card turns up under it: plan again from there
             waste = waste[:-1]
-        pos = (counts, ends, waste, stock, reserves)
+            pos = (counts, ends, waste, stock, reserves)
 
 
-def greedy(state: CascadesState) -> Hint | None:
-    actions = {a.key: a for a in state.legal_actions()}
-    if not actions:
-        return None
-    if state.opened < RESERVES:
-        return Hint(
-            actions["turn"],
-            "Turn without playing until every reserve is open: by then every card has been seen, and a "
-            "plan made with all of them wins more often than playing early.",
-        )
-    pos = _position(state)
-    if pos not in _PLAN:
-        _plan(pos)
-    key, why = _PLAN.get(pos, ("turn", "No line of play was found from here; turn."))
-    return Hint(actions[key], why)
+# -- the game -------------------------------------------------------------------------------
+
+
+class Cascades(Game):
+    name = "cascades"
+    title = "Cascades"
+    summary = "Turn the stock three at a time and build all the cards into three tiers that follow suit."
+    variants = (
+        Variant(
+            "pawns-courts",
+            ("off", "on"),
+            "add the 4 Pawns and 4 Courts (two of each in tier 1, one in tiers 2 and 3)",
+            flag=True,
+        ),
+    )
+    causes = {
+        "all-placed": "won: every card is in one of the three tiers",
+        "stalled": "lost: all three reserves are open and no card left can ever be played",
+        "abandoned": "the player abandoned the game",
+    }
+    policies = {"greedy": CascadesGreedy}
+
+    def deck(self, variants: Mapping[str, str], pile: str = "deck") -> list[str]:
+        return deck_ids(variants.get("pawns-courts", "off") == "on")
+
+    def parse(self, key: str) -> Move:
+        return parse(key)
+
+    def new_state(self, variants: Mapping[str, str]) -> CascadesState:
+        pc = variants.get("pawns-courts", "off") == "on"
+        size = len(deck_ids(pc))
+        state = CascadesState(pawns_courts=pc, deck_size=size)
+        state.reserves = [list(range(k * RESERVE_SIZE, (k + 1) * RESERVE_SIZE)) for k in range(RESERVES)]
+        state.stock = list(range(STOCK_START, size))
+        state.turning = TURN  # the opening turn; its third card starts tier 1
+        state._continue_turn()
+        return state
+
 
 GAME = Cascades()

@@ -35,22 +35,25 @@ that makes a difference.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import permutations
 from typing import Mapping
 
-from storyteller.cards import decktet_cards
-from storyteller.engine import Action, Draw, Game, Hint, Outcome, Roll, RuleError
+from storyteller import decktet
+from storyteller.decktet import SUITS
+from storyteller.engine import Action, Draw, Game, GameState, Hint, Move, Outcome, Roll, RuleError
+from storyteller.words import cap
 
-SUITS = ("Moons", "Suns", "Waves", "Leaves", "Wyrms", "Knots")
 HARM_LIMIT = 10
 JOURNEY_SIZE = 3
 DICE = 5
 MAX_COUPLETS = 2
 TOKEN_ACES = 3  # the first three Aces give tokens; the rest are ace rewards
 NO_ACE = "no-ace"  # a Crown personality's reward taken without an ace
+ACE_TOKEN = "ace token"  # where an Ace drawn for the starting supply goes (Draw.to)
+ACE_REWARD = "ace reward"  # where an Ace drawn face up as a reward goes (Draw.to)
 
-_BASIC = [c for c in decktet_cards() if c.deck == "basic"]
+_BASIC = decktet.basic()
 CARDS = {c.id: c for c in _BASIC}
 ACES = tuple(c.id for c in _BASIC if c.rank == "Ace")
 DECK = tuple(c.id for c in _BASIC if c.rank != "Ace")
@@ -64,6 +67,7 @@ def _kind(types: tuple[str, ...]) -> str:
     return "event"
 
 
+# Looked up on every move the policy's search tries: plain dicts, not Card attributes.
 _KIND = {c.id: _kind(c.types) for c in _BASIC}
 _RANK = {c.id: c.value or 0 for c in _BASIC}  # a Crown's value is 10
 _SUITS = {c.id: c.suits for c in _BASIC}
@@ -82,29 +86,30 @@ def suits_of(card_id: str) -> tuple[str, ...]:
     return _SUITS[card_id]
 
 
+def ace_suit(ace: str) -> str:
+    """The suit of the token an Ace gives."""
+    return _SUITS[ace][0]
+
+
 def is_crown(card_id: str) -> bool:
     return CARDS[card_id].rank == "Crown"
 
 
-def name_of(card_id: str) -> str:
-    return CARDS[card_id].name
+def short_label(card_id: str) -> str:
+    """'the Castle (7)': the name and rank, as the moves and consequences name a card."""
+    return decktet.label(card_id, suits=False)
 
 
-def rank_label(card_id: str) -> str:
-    c = CARDS[card_id]
-    return "Crown" if c.rank == "Crown" else c.rank
+def journey_to(place: int) -> str:
+    """Where a draw onto journey place ``place`` (from 0) goes, as a Draw says it: "journey 1"."""
+    return f"journey {place + 1}"
 
 
-def label(card_id: str, suits: bool = False) -> str:
-    """'the Castle (7)' or, with suits, 'the Castle (7, Suns/Knots)'."""
-    inside = rank_label(card_id)
-    if suits:
-        inside += ", " + "/".join(suits_of(card_id))
-    return f"{name_of(card_id)} ({inside})"
-
-
-def capital(text: str) -> str:
-    return text[:1].upper() + text[1:]
+def place_of(to: str) -> int | None:
+    """The journey place (from 0) a draw goes to, read back from :func:`journey_to`'s
+    words; None for the Aces (:data:`ACE_TOKEN`, :data:`ACE_REWARD`)."""
+    words = to.split()
+    return int(words[1]) - 1 if words[0] == "journey" else None
 
 
 def couplet_values(a: int, b: int, rank: int) -> tuple[int, int] | None:
@@ -119,12 +124,140 @@ def couplet_values(a: int, b: int, rank: int) -> tuple[int, int] | None:
     return (first, b) if 1 <= first <= 5 else None
 
 
+# The ranks each couplet (high die first) can make: looked up for every journey card in
+# every list of moves, which the policy's search asks for many times a turn.
+_REACH = {
+    (a, b): frozenset(r for r in range(2, 11) if couplet_values(a, b, r) is not None)
+    for a in range(1, 7)
+    for b in range(1, a + 1)
+}
+
+
 def dice_text(a: int, b: int, values: tuple[int, int]) -> str:
     """'4+3', or '6 as 5 + 5' when a wild die is in the couplet."""
     if a != 6 and b != 6:
         return f"{a}+{b}"
     parts = [f"6 as {v}" if d == 6 else str(d) for d, v in zip((a, b), values)]
     return " + ".join(parts)
+
+
+# -- the moves ----------------------------------------------------------------------------
+# A move names the journey card by its id, as its key does; the state finds its place.
+# ``ace`` is the ace reward a completed Crown pays: an Ace id, NO_ACE (a Crown personality
+# declines) or None (nothing to win: no Crown, not completed, or no ace reward left).
+
+
+def _key(*words: str | None) -> str:
+    """A move's key: its words in order, leaving out those it has none for (the ace)."""
+    return " ".join(w for w in words if w)
+
+
+@dataclass(frozen=True)
+class Assign(Move):
+    """A couplet (two free dice, the higher first) to a journey card of that rank: a
+    token of ``suit`` onto a location, or a personality thwarted / an event turned for a
+    token of ``suit``."""
+
+    dice: tuple[int, int]
+    card: str
+    suit: str
+    ace: str | None = None
+    kind = "assign"
+
+    @property
+    def key(self) -> str:
+        a, b = self.dice
+        return _key(self.kind, f"{a}+{b}", self.card, self.suit.lower(), self.ace)
+
+
+@dataclass(frozen=True)
+class Spend(Move):
+    """One token of the personal supply onto a location that lacks its suit (once a turn)."""
+
+    suit: str
+    card: str
+    ace: str | None = None
+    kind = "spend"
+
+    @property
+    def key(self) -> str:
+        return _key(self.kind, self.suit.lower(), self.card, self.ace)
+
+
+@dataclass(frozen=True)
+class Pay(Move):
+    """In the consequences, the event ``card`` takes a ``suit`` token from the supply."""
+
+    suit: str
+    card: str
+    kind = "pay"
+
+    @property
+    def key(self) -> str:
+        return _key(self.kind, self.suit.lower(), self.card)
+
+
+@dataclass(frozen=True)
+class Done(Move):
+    kind = "done"  # the assignments are over: the turn's consequences follow
+    spelling = "done"
+
+
+DONE = Done()
+_SUIT_INDEX = {s: i for i, s in enumerate(SUITS)}
+_SUIT_WORDS = {s.lower(): s for s in SUITS}
+_DIE = {"1", "2", "3", "4", "5", "6"}
+SHAPES = "assign A+B CARD SUIT [ACE], spend SUIT CARD [ACE], pay SUIT CARD, done"
+
+
+def _dice(word: str) -> tuple[int, int]:
+    a, plus, b = word.partition("+")
+    if not plus or a not in _DIE or b not in _DIE:
+        raise RuleError("a couplet is two dice, written like 4+3")
+    high, low = sorted((int(a), int(b)), reverse=True)  # a couplet is a pair: either order
+    return high, low
+
+
+def _journey_card(word: str) -> str:
+    if word not in DECK:
+        raise RuleError(f"'{word}' is not a card of the journey deck")
+    return word
+
+
+def _suit(word: str) -> str:
+    if word not in _SUIT_WORDS:
+        raise RuleError(f"'{word}' is not a suit ({', '.join(_SUIT_WORDS)})")
+    return _SUIT_WORDS[word]
+
+
+def _ace(words: list[str]) -> str | None:
+    if not words:
+        return None
+    if words[0] != NO_ACE and words[0] not in ACES:
+        raise RuleError(f"'{words[0]}' is neither an Ace nor {NO_ACE}")
+    return words[0]
+
+
+def parse(key: str) -> Move:
+    """The move a key names, in any letter case and with a couplet's dice in either order;
+    RuleError if it names none."""
+    words = key.lower().split()
+    verb, args = (words[0], words[1:]) if words else ("", [])
+    try:
+        if verb == "done" and not args:
+            return DONE
+        if verb == "assign" and len(args) in (3, 4):
+            return Assign(_dice(args[0]), _journey_card(args[1]), _suit(args[2]), _ace(args[3:]))
+        if verb == "spend" and len(args) in (2, 3):
+            return Spend(_suit(args[0]), _journey_card(args[1]), _ace(args[2:]))
+        if verb == "pay" and len(args) == 2:
+            return Pay(_suit(args[0]), _journey_card(args[1]))
+    except RuleError as e:
+        raise RuleError(f"'{key}' is not a Hexaract move: {e}") from None
+    raise RuleError(f"'{key}' is not a Hexaract move ({SHAPES})")
+
+
+# -- the state ----------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -157,26 +290,35 @@ def _final_supplies(supply: tuple[int, ...], events: list[tuple[str, ...]]) -> s
     return out
 
 
+def _put(items: tuple, index: int, value) -> tuple:
+    """``items`` with the one at ``index`` replaced by ``value``."""
+    return items[:index] + (value,) + items[index + 1:]
+
+
 @dataclass
-class HexaractState:
+class HexaractState(GameState):
+    """The table. Every field is an immutable value (tuples are replaced, never changed in
+    place): the policy's search clones the state for every move it tries, and the generic
+    clone shares immutable values instead of copying them."""
+
     turn: int = 1  # the roll of turn n is dice roll number n-1
     phase: str = "setup"  # "setup", "assign", "pay", "refill", "over" (the roll is pending in "assign")
     roll: tuple[int, ...] | None = None
-    used: list[bool] = field(default_factory=lambda: [False] * DICE)
+    used: tuple[bool, ...] = (False,) * DICE
     couplets: int = 0  # couplets assigned this turn
     spent: bool = False  # a token of the personal supply went onto a location this turn
     harm: int = 0
-    supply: dict[str, int] = field(default_factory=lambda: {s: 0 for s in SUITS})
-    ace_rewards: list[str] = field(default_factory=list)  # face up, still to be won
-    aces_used: list[str] = field(default_factory=list)  # the token aces and the rewards taken
+    supply: tuple[int, ...] = (0,) * len(SUITS)  # the personal supply: tokens of each suit, in SUITS order
+    ace_rewards: tuple[str, ...] = ()  # face up, still to be won
+    aces_used: tuple[str, ...] = ()  # the token aces and the rewards taken
     aces_drawn: int = 0
-    journey: list[str | None] = field(default_factory=lambda: [None] * JOURNEY_SIZE)
-    tokens: list[list[str]] = field(default_factory=lambda: [[] for _ in range(JOURNEY_SIZE)])
-    exhausted: list[bool] = field(default_factory=lambda: [False] * JOURNEY_SIZE)
+    journey: tuple[str | None, ...] = (None,) * JOURNEY_SIZE
+    tokens: tuple[tuple[str, ...], ...] = ((),) * JOURNEY_SIZE  # the tokens on each journey place
+    exhausted: tuple[bool, ...] = (False,) * JOURNEY_SIZE
     deck_drawn: int = 0
-    discard: list[str] = field(default_factory=list)
-    to_pay: list[int] = field(default_factory=list)  # journey places of events still to pay this turn
-    consequences: list[Consequence] = field(default_factory=list)  # of the last consequences phase
+    discard: tuple[str, ...] = ()
+    to_pay: tuple[int, ...] = ()  # journey places of events still to pay this turn
+    consequences: tuple[Consequence, ...] = ()  # of the last consequences phase
     consequences_turn: int = 0  # the turn those consequences belong to (0: none yet)
     pending: Draw | Roll | None = None
     result: Outcome | None = None
@@ -187,8 +329,16 @@ class HexaractState:
     def deck_left(self) -> int:
         return len(DECK) - self.deck_drawn
 
+    def held(self, suit: str) -> int:
+        """How many tokens of ``suit`` the personal supply holds."""
+        return self.supply[_SUIT_INDEX[suit]]
+
+    def _gain(self, suit: str, n: int) -> None:
+        i = _SUIT_INDEX[suit]
+        self.supply = _put(self.supply, i, self.supply[i] + n)
+
     def missing_suits(self) -> list[str]:
-        return [s for s in SUITS if self.supply[s] == 0]
+        return [s for s, n in zip(SUITS, self.supply) if n == 0]
 
     def free_dice(self) -> list[int]:
         if self.roll is None:
@@ -213,9 +363,9 @@ class HexaractState:
             out.append(
                 {
                     "card": card_id,
-                    "name": name_of(card_id),
+                    "name": decktet.name(card_id),
                     "type": kind_of(card_id),
-                    "rank": rank_label(card_id),
+                    "rank": CARDS[card_id].rank,
                     "suits": suits_of(card_id),
                     "tokens": list(self.tokens[i]),
                     "exhausted": self.exhausted[i],
@@ -234,7 +384,7 @@ class HexaractState:
         return seen
 
     def _draw_ace(self) -> None:
-        to = "ace token" if self.aces_drawn < TOKEN_ACES else "ace reward"
+        to = ACE_TOKEN if self.aces_drawn < TOKEN_ACES else ACE_REWARD
         options = frozenset(ACES) - set(self.aces_used) - set(self.ace_rewards)
         self.pending = Draw(deal=0, slot=self.aces_drawn, to=to, options=options, pile="aces")
 
@@ -244,7 +394,7 @@ class HexaractState:
             for i, card_id in enumerate(self.journey):
                 if card_id is None:
                     options = frozenset(DECK) - self._seen_deck()
-                    self.pending = Draw(deal=0, slot=self.deck_drawn, to=f"journey {i + 1}", options=options)
+                    self.pending = Draw(deal=0, slot=self.deck_drawn, to=journey_to(i), options=options)
                     return
         if self._check_end():
             return
@@ -255,7 +405,7 @@ class HexaractState:
     def _start_turn(self) -> None:
         self.phase = "assign"
         self.roll = None
-        self.used = [False] * DICE
+        self.used = (False,) * DICE
         self.couplets = 0
         self.spent = False
         self.pending = Roll(index=self.turn - 1, count=DICE)
@@ -276,26 +426,25 @@ class HexaractState:
         self.pending = None
         if request.pile == "aces":
             self.aces_drawn += 1
-            if request.to == "ace token":
-                self.supply[CARDS[outcome].suits[0]] += 1
-                self.aces_used.append(outcome)
+            if request.to == ACE_TOKEN:
+                self._gain(ace_suit(outcome), 1)
+                self.aces_used += (outcome,)
             else:
-                self.ace_rewards.append(outcome)
+                self.ace_rewards += (outcome,)
             if self.aces_drawn < len(ACES):
                 self._draw_ace()
             else:
                 self._refill_next()
             return
-        place = int(request.to.split()[1]) - 1
-        self.journey[place] = outcome
-        self.tokens[place] = []
-        self.exhausted[place] = False
+        place = place_of(request.to)
+        assert place is not None
+        self.journey = _put(self.journey, place, outcome)
+        self.tokens = _put(self.tokens, place, ())
+        self.exhausted = _put(self.exhausted, place, False)
         self.deck_drawn += 1
         self._refill_next()
 
     # -- the moves -------------------------------------------------------------------
-    # A move is a tuple: ("assign", (a, b), place, suit, ace), ("spend", place, suit, ace),
-    # ("done",), ("pay", place, suit). ``ace`` is an Ace id, NO_ACE or None (no ace to win).
 
     def _ace_choices(self, card_id: str, completes: bool) -> list[str | None]:
         if not completes or not is_crown(card_id) or not self.ace_rewards:
@@ -305,15 +454,19 @@ class HexaractState:
             choices.append(NO_ACE)  # a Crown personality only *may* pay an ace
         return choices
 
-    def moves(self) -> list[tuple]:
+    def moves(self, like: Move | None = None) -> list[Move]:
+        """The legal moves, in the order the player sees them: couplets (highest dice
+        first, journey order), then the token spends, then done; or the payments.
+        With ``like``, only those that could equal it (``apply`` checks one move so)."""
         if self.result is not None or self.pending is not None:
             return []
         if self.phase == "pay":
             return self._pay_moves()
         if self.phase != "assign":
             return []
-        out: list[tuple] = []
-        if self.couplets < MAX_COUPLETS:
+        out: list[Move] = []
+        assigning = like is None or isinstance(like, Assign)
+        if assigning and self.couplets < MAX_COUPLETS:
             free = self.free_dice()
             pairs = set()
             for i in range(len(free)):
@@ -321,136 +474,109 @@ class HexaractState:
                     a, b = free[i], free[j]
                     pairs.add((a, b) if a >= b else (b, a))
             for pair in sorted(pairs, reverse=True):
+                if like is not None and pair != like.dice:  # type: ignore[attr-defined]
+                    continue
+                reach = _REACH[pair]
                 for place, card_id in enumerate(self.journey):
-                    if card_id is None or couplet_values(pair[0], pair[1], rank_of(card_id)) is None:
+                    if card_id is None or _RANK[card_id] not in reach:
                         continue
-                    if kind_of(card_id) == "location":
+                    if _KIND[card_id] == "location":
                         lacking = self.lacking(place)
                         for suit in lacking:
                             for ace in self._ace_choices(card_id, len(lacking) == 1):
-                                out.append(("assign", pair, place, suit, ace))
+                                out.append(Assign(pair, card_id, suit, ace))
                     else:
-                        for suit in suits_of(card_id):
+                        for suit in _SUITS[card_id]:
                             for ace in self._ace_choices(card_id, True):
-                                out.append(("assign", pair, place, suit, ace))
-        if not self.spent:
+                                out.append(Assign(pair, card_id, suit, ace))
+        if (like is None or isinstance(like, Spend)) and not self.spent:
             for place, card_id in enumerate(self.journey):
-                if card_id is None or kind_of(card_id) != "location":
+                if card_id is None or _KIND[card_id] != "location":
                     continue
                 lacking = self.lacking(place)
                 for suit in lacking:
-                    if self.supply[suit] > 0:
+                    if self.held(suit) > 0:
                         for ace in self._ace_choices(card_id, len(lacking) == 1):
-                            out.append(("spend", place, suit, ace))
-        out.append(("done",))
+                            out.append(Spend(suit, card_id, ace))
+        out.append(DONE)
         return out
 
-    def _pay_moves(self) -> list[tuple]:
-        out = []
+    def _pay_moves(self) -> list[Move]:
+        out: list[Move] = []
         for place in self.to_pay:
-            for suit in suits_of(self.journey[place]):  # type: ignore[arg-type]
-                if self.supply[suit] > 0:
-                    out.append(("pay", place, suit))
+            card_id = self.journey[place]
+            assert card_id is not None
+            for suit in _SUITS[card_id]:
+                if self.held(suit) > 0:
+                    out.append(Pay(suit, card_id))
         return out
+
+    def legal_actions(self) -> list[Action]:
+        return [Action(m, self.describe(m)) for m in self.moves()]
 
     # -- words -----------------------------------------------------------------------
-
-    def key_of(self, move: tuple) -> str:
-        verb = move[0]
-        if verb == "assign":
-            _, (a, b), place, suit, ace = move
-            key = f"assign {a}+{b} {self.journey[place]} {suit.lower()}"
-            return key + (f" {ace}" if ace else "")
-        if verb == "spend":
-            _, place, suit, ace = move
-            return f"spend {suit.lower()} {self.journey[place]}" + (f" {ace}" if ace else "")
-        if verb == "pay":
-            _, place, suit = move
-            return f"pay {suit.lower()} {self.journey[place]}"
-        return "done"
 
     def _ace_text(self, ace: str | None) -> str:
         if ace is None:
             return ""
         if ace == NO_ACE:
             return ", leaving the ace rewards"
-        return f" and the {name_of(ace)} (a {CARDS[ace].suits[0]} token)"
+        return f" and {decktet.name(ace)} (a {ace_suit(ace)} token)"
 
-    def text_of(self, move: tuple) -> str:
-        verb = move[0]
-        if verb == "assign":
-            _, (a, b), place, suit, ace = move
-            card_id = self.journey[place]
-            assert card_id is not None
-            dice = dice_text(a, b, couplet_values(a, b, rank_of(card_id)))  # type: ignore[arg-type]
-            kind = kind_of(card_id)
-            head = f"{dice} to {label(card_id)}"
+    def _survey_text(self, place: int, ace: str | None) -> str:
+        """What placing the last token a location lacks adds to the words."""
+        if len(self.lacking(place)) != 1:
+            return ""
+        return ": survey complete" + (f", take {decktet.name(ace)} (a {ace_suit(ace)} token)" if ace else "")
+
+    def describe(self, move: Move) -> str:
+        if isinstance(move, Assign):
+            place = self.journey.index(move.card)
+            a, b = move.dice
+            dice = dice_text(a, b, couplet_values(a, b, rank_of(move.card)))  # type: ignore[arg-type]
+            head = f"{dice} to {short_label(move.card)}"
+            kind = kind_of(move.card)
             if kind == "location":
-                done = len(self.lacking(place)) == 1
-                text = f"{head}, placing a {suit} token"
-                if done:
-                    text += ": survey complete"
-                    if ace:
-                        text += f", take the {name_of(ace)} (a {CARDS[ace].suits[0]} token)"
-                return text
-            verb_text = "thwart it" if kind == "personality" else "turn the tables"
-            return f"{head}: {verb_text}, take a {suit} token{self._ace_text(ace)}"
-        if verb == "spend":
-            _, place, suit, ace = move
-            card_id = self.journey[place]
-            assert card_id is not None
-            text = f"Spend a {suit} token from your supply on {label(card_id, suits=True)}"
-            if len(self.lacking(place)) == 1:
-                text += ": survey complete"
-                if ace:
-                    text += f", take the {name_of(ace)} (a {CARDS[ace].suits[0]} token)"
-            return text
-        if verb == "pay":
-            _, place, suit = move
-            card_id = self.journey[place]
-            return f"{capital(label(card_id, suits=True))} takes a {suit} token from your supply"  # type: ignore[arg-type]
+                return f"{head}, placing a {move.suit} token{self._survey_text(place, move.ace)}"
+            verb = "thwart it" if kind == "personality" else "turn the tables"
+            return f"{head}: {verb}, take a {move.suit} token{self._ace_text(move.ace)}"
+        if isinstance(move, Spend):
+            place = self.journey.index(move.card)
+            text = f"Spend a {move.suit} token from your supply on {decktet.label(move.card)}"
+            return text + self._survey_text(place, move.ace)
+        if isinstance(move, Pay):
+            return f"{cap(decktet.label(move.card))} takes a {move.suit} token from your supply"
         return "Done assigning: end the turn"
-
-    def action_of(self, move: tuple) -> Action:
-        return Action(self.key_of(move), self.text_of(move))
-
-    def legal_actions(self) -> list[Action]:
-        return [self.action_of(m) for m in self.moves()]
 
     # -- doing -----------------------------------------------------------------------
 
-    def apply(self, action: Action) -> None:
+    def apply(self, move: Move) -> None:
         if self.result is not None:
             raise RuleError("the game is over")
         if self.pending is not None:
             what = "dice must be rolled" if isinstance(self.pending, Roll) else "a card must be drawn"
             raise RuleError(f"{what} first")
-        key = action.key if isinstance(action, Action) else str(action)
-        for move in self.moves():
-            if self.key_of(move) == key:
-                self.do(move)
-                return
-        raise RuleError(self._why_not(key))
+        if move not in self.moves(like=move):
+            raise RuleError(self._why_not(move))
+        self.do(move)
 
-    def do(self, move: tuple) -> None:
-        """Carry out a legal move (the policy calls this directly)."""
-        verb = move[0]
-        if verb == "assign":
-            _, (a, b), place, suit, ace = move
+    def do(self, move: Move) -> None:
+        """Carry out a move taken from :meth:`moves` (``apply`` checks it first; the
+        policy's search, which only tries moves it has just listed, calls this directly)."""
+        if isinstance(move, Assign):
+            a, b = move.dice
             self._use_die(a)
             self._use_die(b)
             self.couplets += 1
-            self._reward(place, suit, ace)
+            self._reward(self.journey.index(move.card), move.suit, move.ace)
             self._check_end()
-        elif verb == "spend":
-            _, place, suit, ace = move
+        elif isinstance(move, Spend):
             self.spent = True
-            self.supply[suit] -= 1
-            self._reward(place, suit, ace)
+            self._gain(move.suit, -1)
+            self._reward(self.journey.index(move.card), move.suit, move.ace)
             self._check_end()
-        elif verb == "pay":
-            _, place, suit = move
-            self._pay(place, suit)
+        elif isinstance(move, Pay):
+            self._pay(self.journey.index(move.card), move.suit)
             self._settle_payments()
         else:
             self._consequences()
@@ -458,85 +584,83 @@ class HexaractState:
     def _use_die(self, value: int) -> None:
         for i, d in enumerate(self.roll or ()):
             if d == value and not self.used[i]:
-                self.used[i] = True
+                self.used = _put(self.used, i, True)
                 return
         raise RuleError(f"no free die shows {value}")  # pragma: no cover - moves() checks
 
     def _remove(self, place: int) -> None:
-        self.discard.append(self.journey[place])  # type: ignore[arg-type]
-        self.journey[place] = None
-        self.tokens[place] = []
-        self.exhausted[place] = False
+        self.discard += (self.journey[place],)  # type: ignore[operator]
+        self.journey = _put(self.journey, place, None)
+        self.tokens = _put(self.tokens, place, ())
+        self.exhausted = _put(self.exhausted, place, False)
 
     def _take_ace(self, ace: str | None) -> None:
         if ace and ace != NO_ACE:
-            self.ace_rewards.remove(ace)
-            self.aces_used.append(ace)
-            self.supply[CARDS[ace].suits[0]] += 1
+            self.ace_rewards = tuple(a for a in self.ace_rewards if a != ace)
+            self.aces_used += (ace,)
+            self._gain(ace_suit(ace), 1)
 
     def _reward(self, place: int, suit: str, ace: str | None) -> None:
         card_id = self.journey[place]
         assert card_id is not None
         if kind_of(card_id) == "location":
-            self.tokens[place].append(suit)
+            self.tokens = _put(self.tokens, place, self.tokens[place] + (suit,))
             if not self.lacking(place):
                 self._remove(place)  # the survey is complete; its tokens go with it
                 self._take_ace(ace)
         else:
-            self.supply[suit] += 1
+            self._gain(suit, 1)
             self._remove(place)
             self._take_ace(ace)
 
     def _consequences(self) -> None:
         """Phase 3: harm from personalities and exhausted locations, then events pay."""
-        self.consequences = []
+        self.consequences = ()
         self.consequences_turn = self.turn
         for place, card_id in enumerate(self.journey):
             if card_id is None:
                 continue
             kind = kind_of(card_id)
             if kind == "personality":
-                why = f"{capital(label(card_id))} deals 1 harm"
+                why = f"{cap(short_label(card_id))} deals 1 harm"
             elif kind == "location" and self.exhausted[place]:
-                why = f"{capital(label(card_id))}, exhausted, deals 1 harm"
+                why = f"{cap(short_label(card_id))}, exhausted, deals 1 harm"
             else:
                 continue
             self.harm += 1
-            self.consequences.append(Consequence(card_id, "harm", None, why))
+            self.consequences += (Consequence(card_id, "harm", None, why),)
         if self.harm >= HARM_LIMIT:
             self.phase = "over"
-            self.result = Outcome("lost", f"You took {self.harm} harm: the journey ends here.", self._score())
+            self.result = Outcome("lost", f"You took {self.harm} harm: the journey ends here.", self._score(), "harm")
             return
-        self.to_pay = [p for p, c in enumerate(self.journey) if c is not None and kind_of(c) == "event"]
+        self.to_pay = tuple(p for p, c in enumerate(self.journey) if c is not None and kind_of(c) == "event")
         self.phase = "pay"
         self._settle_payments()
 
     def _pay(self, place: int, suit: str) -> None:
         card_id = self.journey[place]
-        self.supply[suit] -= 1
-        self.to_pay.remove(place)
-        self.consequences.append(
-            Consequence(card_id, "token lost", suit, f"{capital(label(card_id))} takes a {suit} token")  # type: ignore[arg-type]
-        )
+        assert card_id is not None
+        self._gain(suit, -1)
+        self.to_pay = tuple(p for p in self.to_pay if p != place)
+        self.consequences += (Consequence(card_id, "token lost", suit, f"{cap(short_label(card_id))} takes a {suit} token"),)
 
     def _settle_payments(self) -> None:
         """Pay every event whose payment is forced; stop where the player has a real choice."""
         while True:
-            for place in list(self.to_pay):
+            for place in self.to_pay:
                 card_id = self.journey[place]
-                if not any(self.supply[s] > 0 for s in suits_of(card_id)):  # type: ignore[arg-type]
-                    self.to_pay.remove(place)
-                    self.consequences.append(
-                        Consequence(card_id, "no token", None, f"{capital(label(card_id))} finds no matching token")  # type: ignore[arg-type]
-                    )
+                assert card_id is not None
+                if not any(self.held(s) > 0 for s in suits_of(card_id)):
+                    self.to_pay = tuple(p for p in self.to_pay if p != place)
+                    text = f"{cap(short_label(card_id))} finds no matching token"
+                    self.consequences += (Consequence(card_id, "no token", None, text),)
             if not self.to_pay:
                 break
-            supply = tuple(self.supply[s] for s in SUITS)
             events = [suits_of(self.journey[p]) for p in self.to_pay]  # type: ignore[arg-type]
-            if len(_final_supplies(supply, events)) > 1:
+            if len(_final_supplies(self.supply, events)) > 1:
                 return  # the order or the suit matters: the player decides
             place = self.to_pay[0]
-            suit = next(s for s in suits_of(self.journey[place]) if self.supply[s] > 0)  # type: ignore[arg-type]
+            suit = next(s for s in suits_of(self.journey[place]) if self.held(s) > 0)  # type: ignore[arg-type]
             self._pay(place, suit)
         self._exhaust_and_refill()
 
@@ -544,23 +668,23 @@ class HexaractState:
         """Phase 4: locations tire, old events pass, fresh events tire, the journey refills."""
         for place, card_id in enumerate(self.journey):
             if card_id is not None and kind_of(card_id) == "location":
-                self.exhausted[place] = True
+                self.exhausted = _put(self.exhausted, place, True)
         for place, card_id in enumerate(self.journey):
             if card_id is not None and kind_of(card_id) == "event" and self.exhausted[place]:
-                self.consequences.append(Consequence(card_id, "passes", None, f"{capital(label(card_id))} passes"))
+                self.consequences += (Consequence(card_id, "passes", None, f"{cap(short_label(card_id))} passes"),)
                 self._remove(place)
         for place, card_id in enumerate(self.journey):
             if card_id is not None and kind_of(card_id) == "event":
-                self.exhausted[place] = True
+                self.exhausted = _put(self.exhausted, place, True)
         self.phase = "refill"
         self.roll = None
-        self.used = [False] * DICE
+        self.used = (False,) * DICE
         self._refill_next()
 
     # -- the end -----------------------------------------------------------------------
 
     def _score(self) -> int:
-        return sum(1 for s in SUITS if self.supply[s] > 0)
+        return sum(1 for n in self.supply if n > 0)
 
     def _check_end(self) -> bool:
         if self.result is not None:
@@ -570,13 +694,11 @@ class HexaractState:
             self.pending = None
             missing = self.missing_suits()
             if not missing:
-                self.result = Outcome("won", "The journey is cleared and you hold all six suits: the artifact is whole.", 6)
+                reason = "The journey is cleared and you hold all six suits: the artifact is whole."
+                self.result = Outcome("won", reason, 6, "artifact-whole")
             else:
-                self.result = Outcome(
-                    "lost",
-                    f"The journey is cleared, but your supply lacks {', '.join(missing)}: the artifact is incomplete.",
-                    self._score(),
-                )
+                reason = f"The journey is cleared, but your supply lacks {', '.join(missing)}: the artifact is incomplete."
+                self.result = Outcome("lost", reason, self._score(), "artifact-incomplete")
             return True
         return False
 
@@ -584,49 +706,43 @@ class HexaractState:
     def outcome(self) -> Outcome | None:
         return self.result
 
-    def _why_not(self, key: str) -> str:
-        verb, _, rest = key.partition(" ")
-        words = rest.split()
+    def _why_not(self, move: Move) -> str:
+        """The rule an illegal move breaks, in words."""
         if self.phase == "pay":
-            if verb != "pay":
+            if not isinstance(move, Pay):
                 return "the consequences are being paid: choose which event takes which token"
             return "an event takes a token of one of its own suits, from your supply, once per turn"
-        if verb == "pay":
+        if isinstance(move, Pay):
             return "events take tokens only in the consequences phase, after you end the turn"
-        if verb == "assign":
+        if isinstance(move, Assign):
             if self.couplets >= MAX_COUPLETS:
                 return "at most two couplets may be assigned per roll"
-            if len(words) < 3 or words[1] not in self.journey:
+            card_id = move.card
+            if card_id not in self.journey:
                 return "a couplet goes to a card on the journey"
-            place = self.journey.index(words[1])
-            try:
-                a, b = (int(x) for x in words[0].split("+"))
-            except ValueError:
-                return "a couplet is two dice, written like 4+3"
+            a, b = move.dice
             free = self.free_dice()
-            if free.count(a) < [a, b].count(a) or free.count(b) < [a, b].count(b):
+            if free.count(a) < move.dice.count(a) or free.count(b) < move.dice.count(b):
                 return f"the dice {a} and {b} are not both free in this roll"
-            if couplet_values(max(a, b), min(a, b), rank_of(words[1])) is None:
-                return f"a couplet's sum must equal the card's rank ({rank_label(words[1])}); a 6 counts as 1 to 5"
-            suit = words[2].capitalize()
-            if kind_of(words[1]) == "location" and suit not in self.lacking(place):
-                return f"a location only takes a token of a suit it still lacks ({', '.join(self.lacking(place))})"
-            if suit not in suits_of(words[1]):
-                return f"the token must match one of the card's suits ({'/'.join(suits_of(words[1]))})"
+            if couplet_values(a, b, rank_of(card_id)) is None:
+                return f"a couplet's sum must equal the card's rank ({CARDS[card_id].rank}); a 6 counts as 1 to 5"
+            lacking = self.lacking(self.journey.index(card_id))
+            if kind_of(card_id) == "location" and move.suit not in lacking:
+                return f"a location only takes a token of a suit it still lacks ({', '.join(lacking)})"
+            if move.suit not in suits_of(card_id):
+                return f"the token must match one of the card's suits ({'/'.join(suits_of(card_id))})"
             return "a Crown pays one of the face-up ace rewards while any is left (a Crown personality may decline)"
-        if verb == "spend":
+        if isinstance(move, Spend):
             if self.spent:
                 return "only one token from your supply may be spent per turn"
-            if len(words) < 2 or words[1] not in self.journey or kind_of(words[1]) != "location":
+            if move.card not in self.journey or kind_of(move.card) != "location":
                 return "a token from your supply can only go onto a location on the journey"
-            suit = words[0].capitalize()
-            if suit not in SUITS or self.supply.get(suit, 0) == 0:
-                return f"you have no {suit} token in your supply"
-            place = self.journey.index(words[1])
-            if suit not in self.lacking(place):
+            if self.held(move.suit) == 0:
+                return f"you have no {move.suit} token in your supply"
+            if move.suit not in self.lacking(self.journey.index(move.card)):
                 return "a location only takes a token of a suit it still lacks"
             return "a Crown location pays one of the face-up ace rewards while any is left"
-        return f"'{key}' is not a Hexaract move"
+        return f"'{move.key}' is not a legal move now"
 
     def places(self) -> dict[str, list[str]]:
         return {
@@ -635,51 +751,6 @@ class HexaractState:
             "journey": [c for c in self.journey if c is not None],
             "discard": list(self.discard),
         }
-
-    def clone(self) -> "HexaractState":
-        new = HexaractState.__new__(HexaractState)
-        new.__dict__.update(self.__dict__)
-        new.used = list(self.used)
-        new.supply = dict(self.supply)
-        new.ace_rewards = list(self.ace_rewards)
-        new.aces_used = list(self.aces_used)
-        new.journey = list(self.journey)
-        new.tokens = [list(t) for t in self.tokens]
-        new.exhausted = list(self.exhausted)
-        new.discard = list(self.discard)
-        new.to_pay = list(self.to_pay)
-        new.consequences = list(self.consequences)
-        return new
-
-
-class Hexaract(Game):
-    name = "hexaract"
-    title = "Hexaract"
-    has_policy = True
-    piles = ("deck", "aces")
-    summary = "Roll five dice along a journey of Decktet cards and bring back all six suits (Decktet, 5d6, suit tokens)."
-    variants = ()
-
-    def deck(self, variants: Mapping[str, str], pile: str = "deck") -> list[str]:
-        if pile == "aces":
-            return list(ACES)
-        if pile == "deck":
-            return list(DECK)
-        raise ValueError(f"Hexaract has no pile '{pile}' (its piles: aces, deck)")
-
-    def new_state(self, variants: Mapping[str, str]) -> HexaractState:
-        state = HexaractState()
-        state._draw_ace()
-        return state
-
-    def hint(self, state: HexaractState) -> Hint | None:  # type: ignore[override]
-        if state.outcome is not None or state.chance() is not None:
-            return None
-        move, why = choose(state)
-        return Hint(state.action_of(move), why)
-
-
-GAME = Hexaract()
 
 
 # -- the greedy policy ---------------------------------------------------------------------
@@ -692,8 +763,6 @@ GAME = Hexaract()
 _HIT = {2: 0.539, 3: 0.716, 4: 0.837, 5: 0.891, 6: 0.945, 7: 0.891, 8: 0.837, 9: 0.716, 10: 0.539}
 _TOKEN_VALUE = (0.0, 2.0, 3.0, 3.5, 3.8, 4.0, 4.1, 4.2)  # the first of a suit counts most
 _BIG = 1_000_000.0
-_memo: dict[tuple, tuple[float, tuple]] = {}  # values of this turn's positions
-_memo_turn: tuple | None = None
 
 
 def _supply_value(counts: list[int], urgency: float) -> float:
@@ -755,7 +824,7 @@ def evaluate(state: HexaractState) -> float:
                 future += w["event"]  # it takes a token again next turn
     if harm >= HARM_LIMIT:
         return -_BIG + 100 - harm
-    counts = [state.supply[s] for s in SUITS]
+    counts = list(state.supply)
     for suits in events:
         _pay_greedily(counts, suits)
     late = 1.0 - state.deck_left / len(DECK)
@@ -766,22 +835,22 @@ def evaluate(state: HexaractState) -> float:
         value -= w["doom"] * (harm + upcoming - HARM_LIMIT + 1)
     value -= w["future"] * future
     for ace in state.ace_rewards:
-        if counts[SUITS.index(CARDS[ace].suits[0])] == 0:
+        if counts[SUITS.index(ace_suit(ace))] == 0:
             value += w["ace"]  # a way back to a missing suit
     return value
 
 
 def _signature(state: HexaractState) -> tuple:
-    return (
+    return (  # the state's tuples are values already
         state.turn,
         state.roll,
-        tuple(state.used),
-        tuple(state.journey),
-        tuple(tuple(t) for t in state.tokens),
-        tuple(state.exhausted),
-        tuple(state.supply.values()),
+        state.used,
+        state.journey,
+        state.tokens,
+        state.exhausted,
+        state.supply,
         state.spent,
-        tuple(state.ace_rewards),
+        state.ace_rewards,
         state.harm,
         state.deck_drawn,
         state.couplets,
@@ -789,78 +858,129 @@ def _signature(state: HexaractState) -> tuple:
     )
 
 
-def _best(state: HexaractState) -> tuple[float, tuple]:
-    """The best value reachable from here this turn, and the move that starts it.
-
-    A token spend changes nothing that a couplet could use later except the spent token
-    itself, so every plan can be reordered with its spend last: after a spend the search
-    only ends the turn.
-    """
-    key = _signature(state)
-    found = _memo.get(key)
-    if found is not None:
-        return found
-    if state.result is not None:
-        found = (evaluate(state), ("done",))
-    else:
-        best_value, best_move = None, ("done",)
-        for move in state.moves():
-            verb = move[0]
-            if verb == "done":
-                value = evaluate(state)
-            else:
-                after = state.clone()
-                after.do(move)
-                value = evaluate(after) if verb == "spend" else _best(after)[0]
-            if best_value is None or value > best_value + 1e-9:
-                best_value, best_move = value, move
-        found = (best_value, best_move)  # type: ignore[assignment]
-    _memo[key] = found  # type: ignore[assignment]
-    return found  # type: ignore[return-value]
-
-
-def _pay_choice(state: HexaractState) -> tuple:
+def _pay_choice(state: HexaractState) -> Pay:
+    """The payment that leaves the supply best off, the other events paying greedily."""
     best_value, best_move = None, None
     for move in state.moves():
-        counts = [state.supply[s] for s in SUITS]
-        counts[SUITS.index(move[2])] -= 1
+        assert isinstance(move, Pay)
+        counts = list(state.supply)
+        counts[SUITS.index(move.suit)] -= 1
         for place in state.to_pay:
-            if place != move[1]:
-                _pay_greedily(counts, suits_of(state.journey[place]))  # type: ignore[arg-type]
+            card_id = state.journey[place]
+            if card_id != move.card:
+                _pay_greedily(counts, suits_of(card_id))  # type: ignore[arg-type]
         value = _supply_value(counts, 0.0)
         if best_value is None or value > best_value:
             best_value, best_move = value, move
     return best_move  # type: ignore[return-value]
 
 
-def choose(state: HexaractState) -> tuple[tuple, str]:
-    """The greedy policy's move and the reason, in words."""
-    global _memo_turn
-    if state.phase == "pay":
-        move = _pay_choice(state)
-        card = name_of(state.journey[move[1]])  # type: ignore[arg-type]
-        return move, f"Let {card} take a {move[2]} token: that keeps the most suits in your supply, with spares."
-    turn = (state.turn, state.roll, state.harm, state.deck_drawn)
-    if turn != _memo_turn:  # the search only ever looks within one turn
-        _memo.clear()
-        _memo_turn = turn
-    _, move = _best(state)
-    verb = move[0]
-    if verb == "done":
-        if state.couplets < MAX_COUPLETS and any(m[0] == "assign" for m in state.moves()):
-            return move, "No other use of these dice or of your supply leaves you better off this turn."
-        return move, "Nothing more to do with this roll: face the consequences."
-    card_id = state.journey[move[2] if verb == "assign" else move[1]]
-    name = name_of(card_id)  # type: ignore[arg-type]
-    if verb == "spend":
-        if len(state.lacking(move[1])) == 1:
-            return move, f"A {move[2]} token you can spare completes {name}, saving dice and harm."
-        return move, f"A {move[2]} token you can spare brings {name} one step from done."
-    kind = kind_of(card_id)  # type: ignore[arg-type]
-    if kind == "personality":
-        return move, f"Thwarting {name} spares you its harm at the end of the turn and wins a {move[3]} token."
-    if kind == "event":
-        return move, f"Turning {name} wins a {move[3]} token instead of losing one to it."
-    if len(state.lacking(move[2])) == 1:
-        return move, f"This completes {name} before it can tire you."
-    return move, f"Surveying {name} now leaves it one token from done, before it tires you."
+class HexaractGreedy:
+    """The built-in player: one per game. Its memo holds the values of the positions of
+    the turn being searched; a new turn starts it afresh, so what it chooses depends only
+    on the state it is shown."""
+
+    def __init__(self) -> None:
+        self.memo: dict[tuple, tuple[float, Move]] = {}
+        self.memo_turn: tuple | None = None
+
+    def choose(self, state: HexaractState) -> Hint | None:
+        if state.outcome is not None or state.chance() is not None:
+            return None
+        move, why = self._choose(state)
+        return Hint(Action(move, state.describe(move)), why)
+
+    def _best(self, state: HexaractState) -> tuple[float, Move]:
+        """The best value reachable from here this turn, and the move that starts it.
+
+        A token spend changes nothing that a couplet could use later except the spent token
+        itself, so every plan can be reordered with its spend last: after a spend the search
+        only ends the turn.
+        """
+        key = _signature(state)
+        found = self.memo.get(key)
+        if found is not None:
+            return found
+        if state.result is not None:
+            found = (evaluate(state), DONE)
+        else:
+            best_value, best_move = None, DONE
+            for move in state.moves():
+                if isinstance(move, Done):
+                    value = evaluate(state)
+                else:
+                    after = state.clone()
+                    after.do(move)
+                    value = evaluate(after) if isinstance(move, Spend) else self._best(after)[0]
+                if best_value is None or value > best_value + 1e-9:
+                    best_value, best_move = value, move
+            found = (best_value, best_move)  # type: ignore[assignment]
+        self.memo[key] = found  # type: ignore[assignment]
+        return found  # type: ignore[return-value]
+
+    def _choose(self, state: HexaractState) -> tuple[Move, str]:
+        """The move and the reason, in words."""
+        if state.phase == "pay":
+            pay = _pay_choice(state)
+            card = decktet.name(pay.card)
+            return pay, f"Let {card} take a {pay.suit} token: that keeps the most suits in your supply, with spares."
+        turn = (state.turn, state.roll, state.harm, state.deck_drawn)
+        if turn != self.memo_turn:  # the search only ever looks within one turn
+            self.memo.clear()
+            self.memo_turn = turn
+        _, move = self._best(state)
+        if isinstance(move, Done):
+            if state.couplets < MAX_COUPLETS and any(isinstance(m, Assign) for m in state.moves()):
+                return move, "No other use of these dice or of your supply leaves you better off this turn."
+            return move, "Nothing more to do with this roll: face the consequences."
+        assert isinstance(move, (Assign, Spend))
+        name = decktet.name(move.card)
+        completes = len(state.lacking(state.journey.index(move.card))) == 1
+        if isinstance(move, Spend):
+            if completes:
+                return move, f"A {move.suit} token you can spare completes {name}, saving dice and harm."
+            return move, f"A {move.suit} token you can spare brings {name} one step from done."
+        kind = kind_of(move.card)
+        if kind == "personality":
+            return move, f"Thwarting {name} spares you its harm at the end of the turn and wins a {move.suit} token."
+        if kind == "event":
+            return move, f"Turning {name} wins a {move.suit} token instead of losing one to it."
+        if completes:
+            return move, f"This completes {name} before it can tire you."
+        return move, f"Surveying {name} now leaves it one token from done, before it tires you."
+
+
+# -- the game -----------------------------------------------------------------------------
+
+
+class Hexaract(Game):
+    name = "hexaract"
+    title = "Hexaract"
+    piles = ("deck", "aces")
+    summary = "Roll five dice along a journey of Decktet cards and bring back all six suits (Decktet, 5d6, suit tokens)."
+    variants = ()
+    policies = {"greedy": HexaractGreedy}
+    causes = {
+        "artifact-whole": "won: the journey is cleared with all six suits in the supply",
+        "artifact-incomplete": "lost: the journey is cleared, but the supply lacks a suit",
+        "harm": "lost: the adventurer took ten harm",
+        "abandoned": "the player abandoned the game",
+    }
+
+    def deck(self, variants: Mapping[str, str], pile: str = "deck") -> list[str]:
+        if pile == "aces":
+            return list(ACES)
+        if pile == "deck":
+            return list(DECK)
+        raise ValueError(f"Hexaract has no pile '{pile}' (its piles: aces, deck)")
+
+    def parse(self, key: str) -> Move:
+        return parse(key)
+
+    def new_state(self, variants: Mapping[str, str]) -> HexaractState:
+        state = HexaractState()
+        state._draw_ace()
+        return state
+
+
+GAME = Hexaract()

@@ -13,78 +13,14 @@ from collections import Counter
 from typing import Any
 
 from storyteller import decktet
-from storyteller.games.cascades import RESERVE_NAMES, RESERVE_SIZE, TIERS
-from storyteller.log import GameLog
-from storyteller.narrative import pick, prompts
-from storyteller.narrative import question as ask
+from storyteller.games.cascades import RESERVE_NAMES, TIERS, CascadesState, Play, place_of, reserve_draw
+from storyteller.narrative import pick
+from storyteller.stories import Tale, Teller
+from storyteller.stories.decktet import info, theme
+from storyteller.stories.decktet import meaning as card_meaning
+from storyteller.words import cap
 
-GAME = "cascades"
 PARAGRAPH = 4  # plays told in one paragraph at most
-
-
-def _p() -> dict[str, Any]:
-    return prompts(GAME)
-
-
-def _cap(text: str) -> str:
-    return text[:1].upper() + text[1:]
-
-
-def _reserve(event: dict[str, Any]) -> tuple[int, bool] | None:
-    """(reserve 1-3, whether this card opens it) for a reserve draw, else None."""
-    to = event["to"]
-    if not to.startswith("reserve"):
-        return None
-    k = int(to.split()[1])
-    return k, event["slot"] == (k - 1) * RESERVE_SIZE
-
-
-def draw_text(event: dict[str, Any]) -> str:
-    label = decktet.label(event["card"])
-    if event["to"] == "tier 1":
-        return f"Turned three; the third, {label}, starts tier 1."
-    found = _reserve(event)
-    if found:
-        k, opens = found
-        if opens:
-            return f"The {RESERVE_NAMES[k]} reserve opened: {label} lies on top."
-        return f"Turned up {label} in the {RESERVE_NAMES[k]} reserve."
-    return f"Turned {label} onto the waste."
-
-
-def meaning(event: dict[str, Any], seed: str, variants: dict[str, str] | None = None) -> str:
-    text = decktet.meaning(event["card"])
-    if event["to"] == "tier 1":
-        return f"Where the water rises: {text}"
-    if _reserve(event):
-        return f"In a hidden pool: {text}"
-    return text
-
-
-def topic(event: dict[str, Any]) -> str | None:
-    if event["to"] == "tier 1":
-        return "source"
-    found = _reserve(event)
-    if found:
-        return "opening" if found[1] else "reserve"
-    return None
-
-
-def question(event: dict[str, Any], seed: str) -> str | None:
-    """The source and every reserve card raise a question; waste cards pass quietly."""
-    t = topic(event)
-    return ask(GAME, t, seed, event["n"]) if t else None
-
-
-def _parse_play(key: str) -> tuple[str, int | None, int] | None:
-    """``play <id> from waste to tier <t>`` -> (id, None, t); from reserve k -> (id, k, t)."""
-    parts = key.split()
-    if not parts or parts[0] != "play":
-        return None
-    where = parts[parts.index("from") + 1 : parts.index("to")]
-    k = int(where[1]) if where[0] == "reserve" else None
-    return parts[1], k, int(parts[-1])
-
 
 ORDINALS = ("first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth "
             "fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth").split()
@@ -98,123 +34,163 @@ def ordinal(n: int) -> str:
     return f"{n}{suffix}"
 
 
-def story(log: GameLog, steps: list, outcome) -> dict[str, Any]:
-    seed = log.seed
-    p = _p()
-    falls = p["falls"]
-    acts: list[dict[str, Any]] = []
-    opening_journal: list[str] = []
-    epilogue: list[str] = []
-    source: dict[str, str] | None = None
-    started = False  # a decision has been made
-    ended = False
-    pass_seen = 1
-    idle = 0  # passes gone round with nothing told since
-    told_since_pass = True
-    groups: list[dict[str, Any]] = [{"no": 1, "ns": []}]
-    tiers: list[list[str]] = [[] for _ in range(TIERS)]
-    told: set[str] = set()  # cards whose meaning the tale has given
+class CascadesTale(Tale):
+    """The way down, play by play: a pool opening or a card surfacing in one, each card
+    reaching a fall, and a line when the water comes round again (passes that go by with
+    nothing told are counted in one line)."""
 
-    def say(text: str, brk: bool = False) -> None:
-        nonlocal told_since_pass
-        told_since_pass = True
-        acts.append({"kind": "text", "text": text, "break": brk})
+    def __init__(self, teller: "CascadesTeller", seed: str, walk) -> None:
+        super().__init__(teller, seed, walk)
+        self.acts: list[dict[str, Any]] = []
+        self.source: dict[str, str] | None = None
+        self.started = False  # a decision has been made
+        self.pass_seen = 1
+        self.idle = 0  # passes gone round with nothing told since
+        self.told_since_pass = True
+        self.tiers: list[list[str]] = [[] for _ in range(TIERS)]
+        self.told: set[str] = set()  # cards whose meaning the tale has given
 
-    for step in steps:
-        e = step.event
-        kind = e["event"]
-        n = e["n"]
-        shown = max(groups[-1]["no"], step.state.pass_no)
-        if shown > groups[-1]["no"]:
-            groups.append({"no": shown, "ns": []})
-        groups[-1]["ns"].append(n)
-        if kind == "journal":
-            if ended:
-                epilogue.append(e["text"])
-            elif not started:
-                opening_journal.append(e["text"])
+    @property
+    def begun(self) -> bool:
+        return self.started
+
+    def say(self, text: str, brk: bool = False) -> None:
+        self.told_since_pass = True
+        self.acts.append({"kind": "text", "text": text, "break": brk})
+
+    def journal(self, step) -> None:
+        self.acts.append({"kind": "journal", "text": step.event["text"]})
+
+    def step(self, step) -> None:
+        self._pass(step)
+        super().step(step)
+
+    def _pass(self, step) -> None:
+        """Tell a new pass once something happens in it (after the first decision)."""
+        now = max(self.pass_seen, step.after.pass_no)
+        if now > self.pass_seen and self.started:
+            acts = self.acts
+            if not self.told_since_pass and acts and acts[-1].get("pass"):
+                self.idle += now - self.pass_seen
+                acts[-1]["text"] = self.p["idle"]["many"].format(count=self.idle + 1)
             else:
-                acts.append({"kind": "journal", "text": e["text"]})
-            continue
-        if kind == "end":
-            ended = True
-            continue
-        if step.undone:
-            continue
-        now = max(pass_seen, step.state.pass_no)
-        if now > pass_seen and started:
-            if not told_since_pass and acts and acts[-1].get("pass"):
-                idle += now - pass_seen
-                acts[-1]["text"] = p["idle"]["many"].format(count=idle + 1)
-            else:
-                idle = 0
-                say(pick(p["passes"], seed, "pass", n).format(n=now, nth=ordinal(now)), brk=True)
+                self.idle = 0
+                self.say(pick(self.p["passes"], self.seed, "pass", step.n).format(n=now, nth=ordinal(now)), brk=True)
                 acts[-1]["pass"] = True
-            told_since_pass = False
-        pass_seen = now
-        if kind == "draw":
-            card_id = e["card"]
-            if e["to"] == "tier 1":
-                source = decktet.info(card_id)
-                tiers[0].append(card_id)
-                continue
-            found = _reserve(e)
-            if not found:
-                continue
+            self.told_since_pass = False
+        self.pass_seen = now
+
+    def draw(self, step) -> None:
+        e, p = step.event, self.p
+        card_id = e["card"]
+        if place_of(e["to"])[0] == "tier":
+            self.source = info(card_id)
+            self.tiers[0].append(card_id)
+            return
+        found = reserve_draw(e["to"], e["slot"])
+        if not found:
+            return
+        k, opens = found
+        pool = p["pools"][str(k)]
+        words = pick(p["opened" if opens else "surfaced"], self.seed, "pool", step.n)
+        c = info(card_id)
+        self.told.add(card_id)
+        self.say(words.format(pool=pool, pool_cap=cap(pool), **c) + f" {c['meaning']}", brk=opens)
+
+    def decision(self, step) -> None:
+        self.started = True
+        move, p, n = step.move, self.p, step.n
+        if not isinstance(move, Play):
+            return  # a turn: the passes are told as they come
+        card_id, k, t = move.card, move.reserve, move.tier
+        fall = p["falls"][t - 1]
+        c = info(card_id)
+        if not self.tiers[t - 1]:
+            words = pick(p["begins"], self.seed, "begins", n)
+        elif k is not None:
+            words = pick(p["from_pool"], self.seed, "pool", n)
+        else:
+            words = pick(p["plays"], self.seed, "play", n)
+        self.tiers[t - 1].append(card_id)
+        text = words.format(fall=fall, fall_cap=cap(fall), pool=p["pools"][str(k or 1)], **c)
+        if card_id not in self.told:  # a card met in a pool was told of when it surfaced
+            text += f" {c['meaning']}"
+            self.told.add(card_id)
+        self.say(text, brk=not self.tiers[t - 1][:-1])
+
+    def finish(self) -> dict[str, Any]:
+        p, seed, source = self.p, self.seed, self.source
+        steps = self.walk.steps
+        final: CascadesState | None = steps[-1].after if steps else None  # type: ignore[assignment]
+        total = final.deck_size if final is not None else 0
+        placed = final.placed if final is not None else 0
+        result = self.outcome.result if self.outcome else "unfinished"
+        left: list[str] = []
+        if final is not None:
+            left = [c for where, cards in final.places().items() if place_of(where)[0] != "tier" for c in cards]
+        return {
+            "source": source,
+            "source_words": pick(p["source"], seed, "source").format(**source) if source else "",
+            "acts": _paragraphs(self.acts),
+            "falls": [_fall(final, t, p["falls"][t - 1]) for t in range(1, TIERS + 1)] if final is not None else [],
+            "placed": placed,
+            "left": [info(c) for c in left],
+            "unseen": total - placed - len(left),
+            "total": total,
+            "passes": self.pass_seen,
+            "outcome": result,
+            "ending": p["endings"].get(result, ""),
+        }
+
+
+class CascadesTeller(Teller):
+    tale = CascadesTale
+
+    def draw_text(self, event: dict[str, Any]) -> str:
+        label = decktet.label(event["card"])
+        if place_of(event["to"])[0] == "tier":
+            return f"Turned three; the third, {label}, starts tier 1."
+        found = reserve_draw(event["to"], event["slot"])
+        if found:
             k, opens = found
-            pool = p["pools"][str(k)]
-            words = pick(p["opened" if opens else "surfaced"], seed, "pool", n)
-            c = decktet.info(card_id)
-            told.add(card_id)
-            say(words.format(pool=pool, pool_cap=_cap(pool), **c) + f" {c['meaning']}", brk=opens)
-        elif kind == "decision":
-            started = True
-            play = _parse_play(e["action"])
-            if play is None:
-                continue  # a turn: the passes are told above
-            card_id, k, t = play
-            fall = falls[t - 1]
-            c = decktet.info(card_id)
-            if not tiers[t - 1]:
-                words = pick(p["begins"], seed, "begins", n)
-            elif k is not None:
-                words = pick(p["from_pool"], seed, "pool", n)
-            else:
-                words = pick(p["plays"], seed, "play", n)
-            tiers[t - 1].append(card_id)
-            text = words.format(fall=fall, fall_cap=_cap(fall), pool=p["pools"][str(k or 1)], **c)
-            if card_id not in told:  # a card met in a pool was told of when it surfaced
-                text += f" {c['meaning']}"
-                told.add(card_id)
-            say(text, brk=not tiers[t - 1][:-1])
+            if opens:
+                return f"The {RESERVE_NAMES[k]} reserve opened: {label} lies on top."
+            return f"Turned up {label} in the {RESERVE_NAMES[k]} reserve."
+        return f"Turned {label} onto the waste."
 
-    final = steps[-1].state if steps else None
-    total = final.deck_size if final is not None else 0
-    placed = final.placed if final is not None else 0
-    result = outcome.result if outcome else "unfinished"
-    left: list[str] = []
-    if final is not None:
-        places = final.places()
-        left = [c for where, cards in places.items() if not where.startswith("tier") for c in cards]
-    return {
-        "source": source,
-        "source_words": pick(p["source"], seed, "source").format(**source) if source else "",
-        "opening_journal": opening_journal,
-        "acts": _paragraphs(acts),
-        "falls": [_fall(final, t, falls[t - 1]) for t in range(1, TIERS + 1)] if final is not None else [],
-        "placed": placed,
-        "left": [decktet.info(c) for c in left],
-        "unseen": total - placed - len(left),
-        "total": total,
-        "passes": pass_seen,
-        "outcome": result,
-        "ending": p["endings"].get(result, ""),
-        "epilogue": epilogue,
-        "pass_groups": [g for g in groups if g["ns"]],
-    }
+    def meaning(self, event: dict[str, Any], seed: str, variants: dict[str, str] | None = None) -> str:
+        text = card_meaning(event["card"])
+        if place_of(event["to"])[0] == "tier":
+            return f"Where the water rises: {text}"
+        if reserve_draw(event["to"], event["slot"]):
+            return f"In a hidden pool: {text}"
+        return text
+
+    def topic(self, event: dict[str, Any]) -> str | None:
+        """The source and every reserve card raise a question; waste cards pass quietly."""
+        if place_of(event["to"])[0] == "tier":
+            return "source"
+        found = reserve_draw(event["to"], event["slot"])
+        if found:
+            return "opening" if found[1] else "reserve"
+        return None
+
+    def step_facts(self, steps: list) -> list[dict[str, Any]]:
+        """The pass each step belongs to, for the playthrough's headings: the highest pass
+        reached so far, so a step taken back stays under the pass it was made in."""
+        out = []
+        shown = 1
+        for step in steps:
+            shown = max(shown, step.after.pass_no)
+            out.append({"pass": shown})
+        return out
+
+    def title(self, story: dict[str, Any]) -> str:
+        titles = self.prompts["titles"]
+        return titles.get(story["outcome"], titles["unfinished"])
 
 
-def _fall(state, tier: int, name: str) -> dict[str, Any]:
+def _fall(state: CascadesState, tier: int, name: str) -> dict[str, Any]:
     cards = list(state.tiers[tier - 1])
     size = len(cards) + len(state.lacks(tier))
     suits = Counter(s for c in cards for s in decktet.get(c).suits)
@@ -222,13 +198,13 @@ def _fall(state, tier: int, name: str) -> dict[str, Any]:
     return {
         "no": tier,
         "name": name,
-        "Name": _cap(name),
-        "cards": [decktet.info(c) for c in cards],
+        "Name": cap(name),
+        "cards": [info(c) for c in cards],
         "count": len(cards),
         "size": size,
         "full": len(cards) == size,
         "suit": main,
-        "theme": decktet.theme(main) if main else "",
+        "theme": theme(main) if main else "",
     }
 
 
@@ -246,7 +222,3 @@ def _paragraphs(acts: list[dict[str, Any]]) -> list[dict[str, Any]]:
             out.append({"kind": a["kind"], "text": a["text"]})
             size = 1
     return out
-
-
-def title(story: dict[str, Any]) -> str:
-    return _p()["titles"].get(story["outcome"], _p()["titles"]["unfinished"])

@@ -7,40 +7,32 @@ from __future__ import annotations
 from typing import Any
 
 from storyteller import decktet
+from storyteller.decktet import SUITS
 from storyteller.games.hexaract import (
+    ACE_REWARD,
+    ACE_TOKEN,
     CARDS,
-    label,
     HARM_LIMIT,
     NO_ACE,
-    SUITS,
+    Assign,
+    Done,
+    Pay,
+    Spend,
+    ace_suit,
     kind_of,
-    rank_label,
+    place_of,
+    short_label,
     suits_of,
 )
-from storyteller.log import GameLog
-from storyteller.narrative import pick, prompts
-from storyteller.narrative import question as ask
+from storyteller.narrative import pick
+from storyteller.stories import Tale, Teller
+from storyteller.stories.decktet import info, theme
+from storyteller.stories.decktet import meaning as card_meaning
+from storyteller.words import cap
 
-GAME = "hexaract"
 KIND_WORD = {"personality": "a personality", "location": "a location", "event": "an event"}
-
-
-def _p() -> dict[str, Any]:
-    return prompts(GAME)
-
-
-def _cap(text: str) -> str:
-    return text[:1].upper() + text[1:]
-
-
-def _count(n: int, word: str) -> str:
-    numbers = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
-    head = numbers[n] if 0 <= n < len(numbers) else str(n)
-    return f"{head} {word}{'' if n == 1 else 's'}"
-
-
-def ace_suit(card_id: str) -> str:
-    return CARDS[card_id].suits[0]
+CARD_TALLIES = ("thwarted", "suffered", "surveyed", "tired", "turned", "endured")
+TALLIES = CARD_TALLIES + ("gathered", "lost", "placed", "aces")
 
 
 def dice_line(dice) -> str:
@@ -52,76 +44,13 @@ def piece(suit: str) -> str:
     return f"the {suit} piece"
 
 
-# -- one draw or roll ---------------------------------------------------------------------
-
-
-def draw_text(event: dict[str, Any]) -> str:
-    if event["event"] == "roll" or "dice" in event:
-        return f"Turn {event['index'] + 1}: rolled {dice_line(event['dice'])}."
-    card_id, to = event["card"], event["to"]
-    if to == "ace token":
-        return f"Turned up {decktet.name(card_id)}: a {ace_suit(card_id)} token for your supply."
-    if to == "ace reward":
-        return f"Turned up {decktet.name(card_id)}: a face-up ace reward."
-    place = to.split()[1]
-    return f"Journey {place}: {decktet.label(card_id)}, {KIND_WORD[kind_of(card_id)]}."
-
-
-def meaning(event: dict[str, Any], seed: str, variants: dict[str, str] | None = None) -> str:
-    p = _p()
-    if event["event"] == "roll" or "dice" in event:
-        sixes = list(event["dice"]).count(6)
-        return p["wild"][min(sixes, len(p["wild"]) - 1)]
-    card_id, to = event["card"], event["to"]
-    if to == "ace token":
-        suit = ace_suit(card_id)
-        return f"You set out with {piece(suit)} of the artifact: {decktet.theme(suit)}."
-    if to == "ace reward":
-        suit = ace_suit(card_id)
-        return f"Somewhere on the road waits {piece(suit)} ({decktet.theme(suit)}); a Crown can win it."
-    kind = kind_of(card_id)
-    return f"{p['kinds'][kind]} {decktet.meaning(card_id)}"
-
-
-def topic(event: dict[str, Any]) -> str | None:
-    """Each new journey card raises a question; so do the first Ace and a lucky roll."""
-    if event["event"] == "roll" or "dice" in event:
-        return "fortune" if list(event["dice"]).count(6) >= 2 else None
-    to = event["to"]
-    if to == "ace token":
-        return "quest" if event.get("slot") == 0 else None
-    if to == "ace reward":
-        return None
-    return kind_of(event["card"])
-
-
-def question(event: dict[str, Any], seed: str) -> str | None:
-    t = topic(event)
-    return ask(GAME, t, seed, event["n"]) if t else None
-
-
-# -- the tale -----------------------------------------------------------------------------
-
-
-def _parse(key: str, before) -> dict[str, Any]:
-    """A decision key and the state before it, as the parts the tale needs."""
-    words = key.split()
-    verb = words[0]
-    if verb == "assign":
-        card_id, suit = words[2], words[3].capitalize()
-        ace = words[4] if len(words) > 4 else None
-        return {"verb": verb, "card": card_id, "suit": suit, "ace": ace, "dice": words[1]}
-    if verb == "spend":
-        suit, card_id = words[1].capitalize(), words[2]
-        ace = words[3] if len(words) > 3 else None
-        return {"verb": verb, "card": card_id, "suit": suit, "ace": ace}
-    if verb == "pay":
-        return {"verb": verb, "card": words[2], "suit": words[1].capitalize()}
-    return {"verb": verb}
-
-
-def consequence_lines(consequences) -> list[str]:
-    return [c.text + "." for c in consequences]
+def set_off(before, move, after) -> list:
+    """The consequences a decision set off: all of them when it ended the turn, the new
+    ones when an event took its token; none for any other move."""
+    if not isinstance(move, (Done, Pay)):
+        return []
+    start = len(before.consequences) if before.phase == "pay" else 0
+    return list(after.consequences[start:])
 
 
 def journey_line(state) -> str:
@@ -143,7 +72,7 @@ def journey_line(state) -> str:
 
 
 def supply_line(state) -> str:
-    held = [f"{state.supply[s]} {s}" for s in SUITS if state.supply[s]]
+    held = [f"{state.held(s)} {s}" for s in SUITS if state.held(s)]
     missing = state.missing_suits()
     text = ", ".join(held) if held else "empty"
     if missing:
@@ -151,244 +80,262 @@ def supply_line(state) -> str:
     return text
 
 
-def story(log: GameLog, steps: list, outcome) -> dict[str, Any]:
-    seed = log.seed
-    p = _p()
-    setup: dict[str, list] = {"pieces": [], "rewards": [], "journey": []}
-    opening_journal: list[str] = []
-    days: list[dict[str, Any]] = []
-    epilogue: list[str] = []
-    ended = False
-    started = False  # the first roll starts day 1
-    day: dict[str, Any] | None = None
-    between = False  # the turn's consequences are over; draws belong to the next day
-    tally: dict[str, list] = {k: [] for k in (
-        "thwarted", "suffered", "surveyed", "tired", "turned", "endured", "gathered", "lost", "placed", "aces"
-    )}
-    harm_peak = 0
-    # for the playthrough: what followed each decision, and the table at each roll
-    after: dict[int, list[str]] = {}
-    at_roll: dict[int, dict[str, str]] = {}
-    previous = None
-    final_state = None
-    told_so_far = 0  # consequences of this turn already listed in the playthrough
-
-    def new_day() -> dict[str, Any]:
-        d = {"number": len(days) + 1, "beats": []}
-        days.append(d)
-        return d
-
-    def say(text: str, **extra: Any) -> None:
-        assert day is not None
-        day["beats"].append({"kind": "text", "text": text, **extra})
-
-    for step in steps:
-        e = step.event
-        kind = e["event"]
-        state = step.state
-        if kind == "journal":
-            if ended:
-                epilogue.append(e["text"])
-            elif day is None:
-                opening_journal.append(e["text"])
-            else:
-                day["beats"].append({"kind": "journal", "text": e["text"]})
-            continue
-        if kind == "end":
-            ended = True
-            continue
-        if kind == "decision":
-            # the consequences, told for the playthrough even when the move was taken back
-            if e["action"] == "done" or e["action"].startswith("pay "):
-                start = told_so_far if e["action"].startswith("pay ") else 0
-                after[e["n"]] = consequence_lines(state.consequences[start:])
-                told_so_far = len(state.consequences)
-        if kind == "roll":
-            at_roll[e["n"]] = {
-                "journey": journey_line(state),
-                "supply": supply_line(state),
-                "harm": f"{state.harm} of {HARM_LIMIT}",
-                "deck": str(state.deck_left),
-            }
-        if step.undone:
-            previous = state if kind != "undo" else previous
-            continue
-        if kind == "undo":
-            previous = state
-            continue
-        if kind == "draw":
-            card_id, to = e["card"], e["to"]
-            if to == "ace token":
-                setup["pieces"].append(piece(ace_suit(card_id)))
-            elif to == "ace reward":
-                setup["rewards"].append(f"{decktet.name(card_id)} ({piece(ace_suit(card_id))})")
-            elif not started:
-                setup["journey"].append(_card_info(card_id))
-            else:
-                if between or day is None:
-                    day = new_day()
-                    between = False
-                k = kind_of(card_id)
-                say(pick(p["arrival"][k], seed, e["n"]).format(name=decktet.name(card_id), Name=decktet.Name(card_id))
-                    + " " + decktet.meaning(card_id), card=card_id)
-        elif kind == "roll":
-            started = True
-            if between or day is None:
-                day = new_day()
-                between = False
-            day["beats"].append({"kind": "dice", "text": dice_line(e["dice"])})
-        elif kind == "decision":
-            before = previous
-            move = _parse(e["action"], before)
-            verb = move["verb"]
-            if verb in ("assign", "spend"):
-                card_id, suit = move["card"], move["suit"]
-                name, Name = decktet.name(card_id), decktet.Name(card_id)
-                k = kind_of(card_id)
-                fmt = {"name": name, "Name": Name, "suit": suit, "piece": piece(suit)}
-                done = card_id not in state.journey  # it left the journey: thwarted, turned, surveyed
-                if verb == "spend":
-                    tally["placed"].append(suit)
-                    text = pick(p["spent"], seed, e["n"]).format(**fmt)
-                    if done:
-                        tally["surveyed"].append(card_id)
-                        text += " " + pick(p["surveyed"], seed, e["n"]).format(**fmt)
-                elif k == "personality":
-                    tally["thwarted"].append(card_id)
-                    tally["gathered"].append(suit)
-                    text = pick(p["thwarted"], seed, e["n"]).format(**fmt)
-                elif k == "event":
-                    tally["turned"].append(card_id)
-                    tally["gathered"].append(suit)
-                    text = pick(p["turned"], seed, e["n"]).format(**fmt)
-                else:
-                    text = pick(p["survey"], seed, e["n"]).format(**fmt)
-                    if done:
-                        tally["surveyed"].append(card_id)
-                        text += " " + pick(p["surveyed"], seed, e["n"]).format(**fmt)
-                ace = move.get("ace")
-                if ace and ace != NO_ACE:
-                    s = ace_suit(ace)
-                    tally["gathered"].append(s)
-                    tally["aces"].append(s)
-                    text += " " + pick(p["ace"], seed, e["n"]).format(ace=decktet.name(ace), piece=piece(s), suit=s)
-                elif ace == NO_ACE:
-                    text += " " + p["no_ace"]
-                say(text)
-            if verb in ("done", "pay") and state.phase != "pay":
-                _tell_consequences(state, say, tally, p, seed, e["n"])
-                harm_peak = max(harm_peak, state.harm)
-                between = True
-        previous = state
-        final_state = state
-    final = final_state
-    tally["endured"] = [c for c in tally["endured"] if c not in tally["turned"]]
-    result = outcome.result if outcome else "unfinished"
-    held = [s for s in SUITS if final is not None and final.supply[s] > 0]
-    missing = [s for s in SUITS if s not in held]
-    return {
-        "setup": setup,
-        "opening_journal": opening_journal,
-        "days": days,
-        "epilogue": epilogue,
-        "ending": p["endings"].get(result, ""),
-        "harm": final.harm if final is not None else 0,
-        "harm_limit": HARM_LIMIT,
-        "held": held,
-        "missing": missing,
-        "supply": {s: final.supply[s] for s in SUITS} if final is not None else {},
-        "tally": {k: (_unique([decktet.name(c) for c in v]) if k in CARD_TALLIES else v) for k, v in tally.items()},
-        "after": after,
-        "at_roll": at_roll,
-        "result": result,
+def _card_info(card_id: str) -> dict[str, Any]:
+    return info(card_id) | {
+        "kind": kind_of(card_id),
+        "kind_word": KIND_WORD[kind_of(card_id)],
+        "rank": CARDS[card_id].rank,
+        "suits": list(suits_of(card_id)),
     }
-
-
-CARD_TALLIES = ("thwarted", "suffered", "surveyed", "tired", "turned", "endured")
 
 
 def _unique(items: list[str]) -> list[str]:
     return list(dict.fromkeys(items))
 
 
-def _card_info(card_id: str) -> dict[str, Any]:
-    return decktet.info(card_id) | {
-        "kind": kind_of(card_id),
-        "kind_word": KIND_WORD[kind_of(card_id)],
-        "rank": rank_label(card_id),
-        "suits": list(suits_of(card_id)),
-    }
+class HexaractTale(Tale):
+    """A day per turn: the cards that arrive, the dice, what the adventurer did with them
+    and one paragraph of consequences. Journal entries join the day they were written in."""
+
+    def __init__(self, teller: "HexaractTeller", seed: str, walk) -> None:
+        super().__init__(teller, seed, walk)
+        self.setup: dict[str, list] = {"pieces": [], "rewards": [], "journey": []}
+        self.days: list[dict[str, Any]] = []
+        self.day: dict[str, Any] | None = None
+        self.started = False  # the first roll starts day 1
+        self.between = False  # the turn's consequences are over; draws belong to the next day
+        self.tally: dict[str, list] = {k: [] for k in TALLIES}
+        self.final = None  # the state after the last step told
+
+    @property
+    def begun(self) -> bool:
+        return self.day is not None
+
+    def say(self, text: str, **extra: Any) -> None:
+        assert self.day is not None
+        self.day["beats"].append({"kind": "text", "text": text, **extra})
+
+    def today(self) -> None:
+        """A new day begins with the first draw or roll after the last day's consequences."""
+        if self.between or self.day is None:
+            self.day = {"number": len(self.days) + 1, "beats": []}
+            self.days.append(self.day)
+            self.between = False
+
+    def journal(self, step) -> None:
+        assert self.day is not None
+        self.day["beats"].append({"kind": "journal", "text": step.event["text"]})
+
+    def step(self, step) -> None:
+        super().step(step)
+        self.final = step.after
+
+    def draw(self, step) -> None:
+        e = step.event
+        card_id, to = e["card"], e["to"]
+        if to == ACE_TOKEN:
+            self.setup["pieces"].append(piece(ace_suit(card_id)))
+        elif to == ACE_REWARD:
+            self.setup["rewards"].append(f"{decktet.name(card_id)} ({piece(ace_suit(card_id))})")
+        elif not self.started:
+            self.setup["journey"].append(_card_info(card_id))
+        else:
+            self.today()
+            arrival = pick(self.p["arrival"][kind_of(card_id)], self.seed, e["n"])
+            text = arrival.format(name=decktet.name(card_id), Name=decktet.Name(card_id))
+            self.say(text + " " + card_meaning(card_id), card=card_id)
+
+    def roll(self, step) -> None:
+        self.started = True
+        self.today()
+        assert self.day is not None
+        self.day["beats"].append({"kind": "dice", "text": dice_line(step.event["dice"])})
+
+    def decision(self, step) -> None:
+        move, after, n = step.move, step.after, step.n
+        if isinstance(move, (Assign, Spend)):
+            self.say(self._deed(move, after, n))
+        elif after.phase != "pay":  # the turn's consequences are all paid
+            self._tell_consequences(after, n)
+            self.between = True
+
+    def _deed(self, move: Assign | Spend, after, n: int) -> str:
+        """A couplet or a spend, in the story's words."""
+        p, seed, tally = self.p, self.seed, self.tally
+        card_id, suit = move.card, move.suit
+        fmt = {"name": decktet.name(card_id), "Name": decktet.Name(card_id), "suit": suit, "piece": piece(suit)}
+        done = card_id not in after.journey  # it left the journey: thwarted, turned, surveyed
+        kind = kind_of(card_id)
+        if isinstance(move, Spend):
+            tally["placed"].append(suit)
+            text = pick(p["spent"], seed, n).format(**fmt)
+            if done:
+                tally["surveyed"].append(card_id)
+                text += " " + pick(p["surveyed"], seed, n).format(**fmt)
+        elif kind == "personality":
+            tally["thwarted"].append(card_id)
+            tally["gathered"].append(suit)
+            text = pick(p["thwarted"], seed, n).format(**fmt)
+        elif kind == "event":
+            tally["turned"].append(card_id)
+            tally["gathered"].append(suit)
+            text = pick(p["turned"], seed, n).format(**fmt)
+        else:
+            text = pick(p["survey"], seed, n).format(**fmt)
+            if done:
+                tally["surveyed"].append(card_id)
+                text += " " + pick(p["surveyed"], seed, n).format(**fmt)
+        if move.ace == NO_ACE:
+            text += " " + p["no_ace"]
+        elif move.ace:
+            s = ace_suit(move.ace)
+            tally["gathered"].append(s)
+            tally["aces"].append(s)
+            text += " " + pick(p["ace"], seed, n).format(ace=decktet.name(move.ace), piece=piece(s), suit=s)
+        return text
+
+    def _tell_consequences(self, state, n: int) -> None:
+        """One paragraph: who hurt you, what was taken, what passed, how the day ended."""
+        p, seed, tally = self.p, self.seed, self.tally
+        hurt, taken, missed, passed = [], [], [], []
+        for c in state.consequences:
+            if c.kind == "harm":
+                hurt.append(c.card)
+                tally["suffered" if kind_of(c.card) == "personality" else "tired"].append(c.card)
+            elif c.kind == "token lost":
+                taken.append((c.card, c.suit))
+                tally["endured"].append(c.card)
+                tally["lost"].append(c.suit)
+            elif c.kind == "no token":
+                missed.append(c.card)
+                tally["endured"].append(c.card)
+            elif c.kind == "passes":
+                passed.append(c.card)
+        parts = []
+        if hurt:
+            bits = []
+            for group, words in (("personality", "harm_people"), ("location", "harm_places")):
+                cards = [c for c in hurt if kind_of(c) == group]
+                if cards:
+                    names = decktet.names(cards)
+                    bits.append(pick(p[words], seed, n, group).format(names=names, Names=cap(names)))
+            parts.append(" ".join(bits) + f" Harm: {state.harm} of {HARM_LIMIT}.")
+        for card_id, suit in taken:
+            fmt = {"Name": decktet.Name(card_id), "name": decktet.name(card_id), "piece": piece(suit), "suit": suit}
+            parts.append(pick(p["taken"], seed, n, card_id).format(**fmt))
+        for card_id in missed:
+            parts.append(pick(p["missed"], seed, n, card_id).format(Name=decktet.Name(card_id)))
+        for card_id in passed:
+            parts.append(pick(p["passed"], seed, n, card_id).format(Name=decktet.Name(card_id)))
+        if not parts:
+            parts.append(pick(p["quiet"], seed, n))
+        self.say(" ".join(parts), consequences=True)
+
+    def finish(self) -> dict[str, Any]:
+        final, tally = self.final, self.tally
+        tally["endured"] = [c for c in tally["endured"] if c not in tally["turned"]]
+        result = self.outcome.result if self.outcome else "unfinished"
+        held = [s for s in SUITS if final is not None and final.held(s) > 0]
+        return {
+            "setup": self.setup,
+            "days": self.days,
+            "ending": self.p["endings"].get(result, ""),
+            "harm": final.harm if final is not None else 0,
+            "harm_limit": HARM_LIMIT,
+            "held": held,
+            "missing": [s for s in SUITS if s not in held],
+            "supply": {s: final.held(s) for s in SUITS} if final is not None else {},
+            "tally": {k: (_unique([decktet.name(c) for c in v]) if k in CARD_TALLIES else v) for k, v in tally.items()},
+            "result": result,
+        }
 
 
-def _tell_consequences(state, say, tally, p, seed, n) -> None:
-    """One paragraph: who hurt you, what was taken, what passed, how the day ended."""
-    hurt, taken, missed, passed = [], [], [], []
-    for c in state.consequences:
-        if c.kind == "harm":
-            hurt.append(c.card)
-            if kind_of(c.card) == "personality":
-                tally["suffered"].append(c.card)
-            else:
-                tally["tired"].append(c.card)
-        elif c.kind == "token lost":
-            taken.append((c.card, c.suit))
-            tally["endured"].append(c.card)
-            tally["lost"].append(c.suit)
-        elif c.kind == "no token":
-            missed.append(c.card)
-            tally["endured"].append(c.card)
-        elif c.kind == "passes":
-            passed.append(c.card)
-    parts = []
-    if hurt:
-        bits = []
-        for group, words in (("personality", "harm_people"), ("location", "harm_places")):
-            cards = [c for c in hurt if kind_of(c) == group]
-            if cards:
-                names = decktet.names(cards)
-                bits.append(pick(p[words], seed, n, group).format(names=names, Names=_cap(names)))
-        parts.append(" ".join(bits) + f" Harm: {state.harm} of {HARM_LIMIT}.")
-    for card_id, suit in taken:
-        parts.append(pick(p["taken"], seed, n, card_id).format(Name=decktet.Name(card_id), name=decktet.name(card_id), piece=piece(suit), suit=suit))
-    for card_id in missed:
-        parts.append(pick(p["missed"], seed, n, card_id).format(Name=decktet.Name(card_id)))
-    for card_id in passed:
-        parts.append(pick(p["passed"], seed, n, card_id).format(Name=decktet.Name(card_id)))
-    if not parts:
-        parts.append(pick(p["quiet"], seed, n))
-    say(" ".join(parts), consequences=True)
+class HexaractTeller(Teller):
+    tale = HexaractTale
 
+    def draw_text(self, event: dict[str, Any]) -> str:
+        if event["event"] == "roll":
+            return f"Turn {event['index'] + 1}: rolled {dice_line(event['dice'])}."
+        card_id, to = event["card"], event["to"]
+        if to == ACE_TOKEN:
+            return f"Turned up {decktet.name(card_id)}: a {ace_suit(card_id)} token for your supply."
+        if to == ACE_REWARD:
+            return f"Turned up {decktet.name(card_id)}: a face-up ace reward."
+        place = place_of(to)
+        assert place is not None
+        return f"Journey {place + 1}: {decktet.label(card_id)}, {KIND_WORD[kind_of(card_id)]}."
 
-def title(story: dict[str, Any]) -> str:
-    if story.get("result") == "won":
-        return "The artifact made whole"
-    return "The road to the secret chamber"
+    def meaning(self, event: dict[str, Any], seed: str, variants: dict[str, str] | None = None) -> str:
+        p = self.prompts
+        if event["event"] == "roll":
+            sixes = list(event["dice"]).count(6)
+            return p["wild"][min(sixes, len(p["wild"]) - 1)]
+        card_id, to = event["card"], event["to"]
+        if to == ACE_TOKEN:
+            suit = ace_suit(card_id)
+            return f"You set out with {piece(suit)} of the artifact: {theme(suit)}."
+        if to == ACE_REWARD:
+            suit = ace_suit(card_id)
+            return f"Somewhere on the road waits {piece(suit)} ({theme(suit)}); a Crown can win it."
+        return f"{p['kinds'][kind_of(card_id)]} {card_meaning(card_id)}"
 
+    def topic(self, event: dict[str, Any]) -> str | None:
+        """Each new journey card raises a question; so do the first Ace and a lucky roll."""
+        if event["event"] == "roll":
+            return "fortune" if list(event["dice"]).count(6) >= 2 else None
+        to = event["to"]
+        if to == ACE_TOKEN:
+            return "quest" if event.get("slot") == 0 else None
+        if to == ACE_REWARD:
+            return None
+        return kind_of(event["card"])
 
-def after_decision(event: dict[str, Any], before, after) -> tuple[str, list[str]] | None:
-    """The consequences of inaction, told as the turn ends (or as an event takes its token),
-    before the journey is refilled: each harm and each token lost, with the card behind it."""
-    key = event["action"]
-    if key != "done" and not key.startswith("pay "):
-        return None
-    start = len(before.consequences) if before.phase == "pay" else 0
-    told = [f"{c.text}." for c in after.consequences[start:]]
-    if not told:
-        told = ["Nothing on the journey hurts you or takes a token."]
-    if after.outcome is not None:
+    def after_decision(self, before, move, after) -> tuple[str, list[str]] | None:
+        """The consequences of inaction, told as the turn ends (or as an event takes its token),
+        before the journey is refilled: each harm and each token lost, with the card behind it."""
+        if not isinstance(move, (Done, Pay)):
+            return None
+        told = [f"{c.text}." for c in set_off(before, move, after)]
+        if not told:
+            told = ["Nothing on the journey hurts you or takes a token."]
+        if after.outcome is not None:
+            return "Consequences of inaction", told
+        if after.phase == "pay":
+            return "Consequences of inaction", told + ["Now choose which token each event takes."]
+        places = [short_label(c) for c in after.journey if c is not None and kind_of(c) == "location"]
+        events = [short_label(c) for c in after.journey if c is not None and kind_of(c) == "event"]
+        if places:
+            told.append(f"Exhausted now, 1 harm a turn until surveyed: {', '.join(places)}.")
+        if events:
+            told.append(f"Exhausted now, in their last turn: {', '.join(events)}.")
+        empty = sum(1 for c in after.journey if c is None)
+        if empty and after.deck_left:
+            n = min(empty, after.deck_left)
+            told.append(f"The journey refills: {n} new card{'s' if n != 1 else ''} from the deck.")
+        elif empty:
+            told.append("The deck is empty: the journey is not refilled.")
         return "Consequences of inaction", told
-    if after.phase == "pay":
-        return "Consequences of inaction", told + ["Now choose which token each event takes."]
-    places = [label(c) for c in after.journey if c is not None and kind_of(c) == "location"]
-    events = [label(c) for c in after.journey if c is not None and kind_of(c) == "event"]
-    if places:
-        told.append(f"Exhausted now, 1 harm a turn until surveyed: {', '.join(places)}.")
-    if events:
-        told.append(f"Exhausted now, in their last turn: {', '.join(events)}.")
-    empty = sum(1 for c in after.journey if c is None)
-    if empty and after.deck_left:
-        n = min(empty, after.deck_left)
-        told.append(f"The journey refills: {n} new card{'s' if n != 1 else ''} from the deck.")
-    elif empty:
-        told.append("The deck is empty: the journey is not refilled.")
-    return "Consequences of inaction", told
+
+    def step_facts(self, steps: list) -> list[dict[str, Any]]:
+        """For the playthrough: the table as it stood at each roll, and the consequences each
+        end of a turn (or payment) set off, undone steps included."""
+        out: list[dict[str, Any]] = []
+        for step in steps:
+            state = step.after
+            if step.kind == "roll":
+                out.append({"table": {
+                    "journey": journey_line(state),
+                    "supply": supply_line(state),
+                    "harm": f"{state.harm} of {HARM_LIMIT}",
+                    "deck": str(state.deck_left),
+                }})
+            elif step.kind == "decision":
+                out.append({"consequences": [f"{c.text}." for c in set_off(step.before, step.move, state)]})
+            else:
+                out.append({})
+        return out
+
+    def title(self, story: dict[str, Any]) -> str:
+        if story.get("result") == "won":
+            return "The artifact made whole"
+        return "The road to the secret chamber"

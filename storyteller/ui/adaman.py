@@ -18,11 +18,10 @@ from storyteller.games.adaman import (
     AdamanState,
     control_action,
     eligible_resources,
-    label,
-    targets,
     why_refused,
 )
 from storyteller.ui.decktet import card_text, cards_text
+from storyteller.ui.view import View
 
 
 def _row(name: str, cards: list[str], plain: bool, note: str = "") -> tuple[Text, Text]:
@@ -41,35 +40,6 @@ def _row(name: str, cards: list[str], plain: bool, note: str = "") -> tuple[Text
     return head, body
 
 
-def table(state: AdamanState, term) -> Group:
-    plain = term.plain
-    grid = Table(show_header=False, show_lines=True, title="The kingdom", title_justify="left")
-    grid.add_column(justify="right", min_width=12)
-    grid.add_column(min_width=40)
-    danger = len(state.court)
-    court_note = f"{danger} of {COURT_LIMIT}" + ("  (one more is the end!)" if danger == COURT_LIMIT else "")
-    grid.add_row(*_row("Court", state.court, plain, court_note))
-    grid.add_row(*_row("Capital", state.capital, plain))
-    grid.add_row(*_row("Resources", state.resources, plain, f"total {sum(RANK[r] for r in state.resources)}"))
-    left = state.to_control()
-    facts = Text()
-    facts.append(f"Deck: {state.deck_count} cards.  ")
-    facts.append(f"Discard pile: {len(state.discard)} cards.  ")
-    facts.append(f"Controlled: {len(state.controlled)} of {len(state.personalities())} personalities.")
-    on_table = [c for c in left if c in state.court or c in state.capital]
-    waiting = Text("Still to control: ")
-    waiting.append_text(cards_text(on_table, plain, empty="none on the table"))
-    hidden = len(left) - len(on_table)
-    if hidden:
-        waiting.append(f", and {hidden} not yet dealt")
-    return Group(grid, facts, waiting)
-
-
-def _target_title(state: AdamanState, target: str) -> str:
-    where = "at court" if target in state.court else "in the capital"
-    return f"Control {label(target)} {where}..."
-
-
 def validator(state: AdamanState, target: str):
     """For the checkbox: True for a valid set (or none, to go back), else why it is refused."""
 
@@ -83,19 +53,16 @@ def validator(state: AdamanState, target: str):
 
 
 def _dialog(target: str):
+    """The menu entry of one target: a checkbox of the resources that could pay for it."""
+
     def ask(term, session) -> Any:
         state = session.state
-        choices = []
-        for r in eligible_resources(state, target):
-            choices.append((f"{label(r)}", r))
-
-        validate = validator(state, target)
-        need = RANK[target]
+        choices = [(decktet.label(r, rank=str(RANK[r])), r) for r in eligible_resources(state, target)]
         picked = term.checkbox(
-            f"Pay for {decktet.name(target)} (rank {need}) with resources sharing a suit with it "
+            f"Pay for {decktet.name(target)} (rank {RANK[target]}) with resources sharing a suit with it "
             "(space to mark, Enter to confirm; none to go back):",
             choices,
-            validate=validate,
+            validate=validator(state, target),
         )
         if not picked:
             return None
@@ -104,7 +71,37 @@ def _dialog(target: str):
     return ask
 
 
-def menu(state: AdamanState, legal, term) -> list[tuple[str, Any]]:
-    if state.excuse_at is not None:
-        return [(a.text, a) for a in legal]
-    return [(_target_title(state, t), _dialog(t)) for t in targets(state)]
+class AdamanView(View):
+    def table(self, state: AdamanState, term) -> Group:
+        plain = term.plain
+        grid = Table(show_header=False, show_lines=True, title="The kingdom", title_justify="left")
+        grid.add_column(justify="right", min_width=12)
+        grid.add_column(min_width=40)
+        danger = len(state.court)
+        court_note = f"{danger} of {COURT_LIMIT}" + ("  (one more is the end!)" if danger == COURT_LIMIT else "")
+        grid.add_row(*_row("Court", state.court, plain, court_note))
+        grid.add_row(*_row("Capital", state.capital, plain))
+        grid.add_row(*_row("Resources", state.resources, plain, f"total {sum(RANK[r] for r in state.resources)}"))
+        left = state.to_control()
+        facts = Text()
+        facts.append(f"Deck: {state.deck_count} cards.  ")
+        facts.append(f"Discard pile: {len(state.discard)} cards.  ")
+        facts.append(f"Controlled: {len(state.controlled)} of {len(state.personalities())} personalities.")
+        on_table = [c for c in left if c in state.court or c in state.capital]
+        waiting = Text("Still to control: ")
+        waiting.append_text(cards_text(on_table, plain, empty="none on the table"))
+        hidden = len(left) - len(on_table)
+        if hidden:
+            waiting.append(f", and {hidden} not yet dealt")
+        return Group(grid, facts, waiting)
+
+    def menu(self, state: AdamanState, legal, term) -> list[tuple[str, Any]]:
+        """While the Excuse waits, its moves; else one entry per target, each opening the
+        checkbox of the resources to pay with."""
+        if state.excuse_at is not None:
+            return super().menu(state, legal, term)
+        entries = []
+        for t in state.targets():
+            where = "at court" if t in state.court else "in the capital"
+            entries.append((f"Control {decktet.label(t, rank=str(RANK[t]))} {where}...", _dialog(t)))
+        return entries

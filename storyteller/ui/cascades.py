@@ -11,50 +11,27 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from storyteller.games.cascades import RANKS, RESERVE_NAMES, RESERVES, TIERS, CascadesState, limit
+from storyteller import decktet
+from storyteller.games.cascades import PAWNS_COURTS, RANKS, RESERVE_NAMES, RESERVES, TIERS, CascadesState
 from storyteller.ui.decktet import card_text
+from storyteller.ui.view import View
+from storyteller.words import plural
 
 FALLS = {1: "the first fall", 2: "the second fall", 3: "the third fall"}
 TRAIL = 3  # cards shown before the end card
 
 
-def _ranks(state: CascadesState) -> tuple[str, ...]:
-    return RANKS + ("Ace", "Crown") + (("Pawn", "Court") if state.pawns_courts else ())
-
-
-def _plural(rank: str, n: int) -> str:
-    if n == 1:
-        return rank
-    return f"{n} {rank}s"
-
-
 def lacks_text(ranks: list[str]) -> str:
-    """``2 3 5 9, 2 Aces, Crown`` from the engine's list (one entry per missing card)."""
+    """``2 3 5 9, 2 Aces, Crown`` from a list of ranks (one entry per card)."""
     if not ranks:
         return "nothing: complete"
     numbers = [r for r in RANKS if r in ranks]
     out = [" ".join(numbers)] if numbers else []
-    for rank in ("Ace", "Crown", "Pawn", "Court"):
+    for rank in ("Ace", "Crown") + PAWNS_COURTS:
         n = ranks.count(rank)
         if n:
-            out.append(_plural(rank, n))
+            out.append(rank if n == 1 else plural(n, rank))
     return ", ".join(out)
-
-
-def takes(state: CascadesState, tier: int) -> list[str]:
-    """The ranks the tier's rank rules let it take now (the suit is checked per card)."""
-    counts = state.counts[tier - 1]
-    out = []
-    for rank in _ranks(state):
-        n = counts.get(rank, 0)
-        if n >= limit(rank, tier):
-            continue
-        if tier > 1 and state.counts[tier - 2].get(rank, 0) <= n:
-            continue  # waits for the tier above
-        if tier == 1 and n == 1 and rank in ("Pawn", "Court") and not state.counts[2].get(rank, 0):
-            continue  # the second one in tier 1 waits for one in tier 3
-        out.append(rank)
-    return out
 
 
 def _end_cell(state: CascadesState, tier: int, plain: bool) -> Text:
@@ -66,7 +43,7 @@ def _end_cell(state: CascadesState, tier: int, plain: bool) -> Text:
 
 def _trail_cell(state: CascadesState, tier: int, plain: bool) -> Text:
     cards = state.tiers[tier - 1]
-    out = Text(f"{len(cards)} card{'s' if len(cards) != 1 else ''}")
+    out = Text(plural(len(cards), "card"))
     before = cards[:-1][-TRAIL:]
     if before:
         out.append("\nbefore the end: ", style="dim")
@@ -80,7 +57,7 @@ def _trail_cell(state: CascadesState, tier: int, plain: bool) -> Text:
 
 
 def _takes_cell(state: CascadesState, tier: int) -> Text:
-    ranks = takes(state, tier)
+    ranks = state.takes(tier)
     if not state.lacks(tier):
         return Text("nothing more", style="dim")
     if not ranks:
@@ -88,10 +65,7 @@ def _takes_cell(state: CascadesState, tier: int) -> Text:
     out = Text(lacks_text(ranks))
     end = state.end(tier)
     if end:
-        from storyteller import decktet
-
-        suits = decktet.get(end).suits
-        out.append(f"\nsharing {' or '.join(suits)}", style="dim")
+        out.append(f"\nsharing {' or '.join(decktet.get(end).suits)}", style="dim")
     return out
 
 
@@ -112,45 +86,47 @@ def _reserve_text(state: CascadesState, k: int, plain: bool) -> Text:
     return out
 
 
-def table(state: CascadesState, term) -> Group:
-    plain = term.plain
-    grid = Table(
-        title=f"The falls: {state.placed} of {state.deck_size} cards placed",
-        title_justify="left",
-        show_lines=True,
-    )
-    grid.add_column("", justify="right", style="bold")
-    for t in range(1, TIERS + 1):
-        grid.add_column(f"Tier {t}\n{FALLS[t]}", min_width=26)
-    grid.add_row("At the end", *[_end_cell(state, t, plain) for t in range(1, TIERS + 1)])
-    grid.add_row("Holds", *[_trail_cell(state, t, plain) for t in range(1, TIERS + 1)])
-    grid.add_row("Still lacks", *[Text(lacks_text(state.lacks(t))) for t in range(1, TIERS + 1)])
-    grid.add_row("Takes now", *[_takes_cell(state, t) for t in range(1, TIERS + 1)])
+class CascadesView(View):
+    def table(self, state: CascadesState, term) -> Group:
+        plain = term.plain
+        grid = Table(
+            title=f"The falls: {state.placed} of {state.deck_size} cards placed",
+            title_justify="left",
+            show_lines=True,
+        )
+        grid.add_column("", justify="right", style="bold")
+        tiers = range(1, TIERS + 1)
+        for t in tiers:
+            grid.add_column(f"Tier {t}\n{FALLS[t]}", min_width=26)
+        grid.add_row("At the end", *[_end_cell(state, t, plain) for t in tiers])
+        grid.add_row("Holds", *[_trail_cell(state, t, plain) for t in tiers])
+        grid.add_row("Still lacks", *[Text(lacks_text(state.lacks(t))) for t in tiers])
+        grid.add_row("Takes now", *[_takes_cell(state, t) for t in tiers])
 
-    waste = Text("Waste: ", style="bold")
-    top = state.waste_top
-    if top:
-        waste.append_text(card_text(top, plain))
-        waste.append(f" on top, {len(state.waste)} card{'s' if len(state.waste) != 1 else ''} in all.  ")
-    else:
-        waste.append("empty.  ", style="dim")
-    waste.append("Stock: ", style="bold")
-    waste.append(f"{len(state.stock)} card{'s' if len(state.stock) != 1 else ''}.  ")
-    waste.append("Pass: ", style="bold")
-    waste.append(str(state.pass_no))
-    done = not state.stock
-    if done:
-        waste.append(" (over: the next turn starts pass %d)" % (state.pass_no + 1))
+        waste = Text("Waste: ", style="bold")
+        top = state.waste_top
+        if top:
+            waste.append_text(card_text(top, plain))
+            waste.append(f" on top, {plural(len(state.waste), 'card')} in all.  ")
+        else:
+            waste.append("empty.  ", style="dim")
+        waste.append("Stock: ", style="bold")
+        waste.append(f"{plural(len(state.stock), 'card')}.  ")
+        waste.append("Pass: ", style="bold")
+        waste.append(str(state.pass_no))
+        done = not state.stock
+        if done:
+            waste.append(f" (over: the next turn starts pass {state.pass_no + 1})")
 
-    reserves = Text("Reserves  ", style="bold")
-    for k in range(1, RESERVES + 1):
-        if k > 1:
-            reserves.append("   ")
-        reserves.append_text(_reserve_text(state, k, plain))
-    parts = [grid, waste, reserves]
-    k = state.next_reserve
-    if k is not None and state.outcome is None:
-        which = state.pass_no + 1 if done else state.pass_no
-        parts.append(Text(f"The {RESERVE_NAMES[k]} reserve opens when pass {which} ends "
-                          f"(when a turn takes the last card of the stock).", style="dim"))
-    return Group(*parts)
+        reserves = Text("Reserves  ", style="bold")
+        for k in range(1, RESERVES + 1):
+            if k > 1:
+                reserves.append("   ")
+            reserves.append_text(_reserve_text(state, k, plain))
+        parts = [grid, waste, reserves]
+        k = state.next_reserve
+        if k is not None and state.outcome is None:
+            which = state.pass_no + 1 if done else state.pass_no
+            parts.append(Text(f"The {RESERVE_NAMES[k]} reserve opens when pass {which} ends "
+                              f"(when a turn takes the last card of the stock).", style="dim"))
+        return Group(*parts)

@@ -11,16 +11,11 @@ from rich.table import Table
 from rich.text import Text
 
 from storyteller import decktet
-from storyteller.games.hexaract import (
-    HARM_LIMIT,
-    MAX_COUPLETS,
-    SUITS,
-    HexaractState,
-    kind_of,
-    label,
-    suits_of,
-)
+from storyteller.decktet import SUITS
+from storyteller.games.hexaract import HARM_LIMIT, MAX_COUPLETS, Assign, Done, HexaractState, Spend, kind_of, short_label, suits_of
+from storyteller.stories.decktet import suit_info
 from storyteller.ui.decktet import card_text
+from storyteller.ui.view import View
 
 FLAT_LIMIT = 9  # up to this many moves, the menu is the engine's flat list
 
@@ -30,7 +25,7 @@ def _suit(suit: str, plain: bool, count: int | None = None) -> Text:
     if plain:
         out.append(suit)
     else:
-        info = decktet.suit_info(suit)
+        info = suit_info(suit)
         out.append(info["symbol"], style=f"bold {info['colour']}")
         out.append(f" {suit}")
     if count is not None:
@@ -116,7 +111,7 @@ def supply_text(state: HexaractState, plain: bool) -> Text:
     for i, s in enumerate(SUITS):
         if i:
             out.append("  ")
-        out.append_text(_suit(s, plain, state.supply[s]))
+        out.append_text(_suit(s, plain, state.held(s)))
     missing = state.missing_suits()
     out.append("\nStill missing: ", style="bold")
     out.append_text(_suits(missing, plain, empty="nothing: all six pieces are in hand"))
@@ -152,69 +147,67 @@ def consequences_text(state: HexaractState) -> Text | None:
     return out
 
 
-def table(state: HexaractState, term) -> Group:
-    plain = term.plain
-    parts: list[Any] = [journey_table(state, plain), roll_text(state, plain)]
-    rewards = Text("Ace rewards (a Crown wins one): ", style="bold")
-    for i, ace in enumerate(state.ace_rewards):
-        if i:
-            rewards.append(", ")
-        rewards.append_text(Text(decktet.name(ace)) if plain else card_text(ace, plain))
-    if not state.ace_rewards:
-        rewards.append("none left", style="dim")
-    parts += [rewards, supply_text(state, plain), harm_text(state, plain)]
-    parts.append(Text(f"Deck: {state.deck_left} cards left.  Discard pile: {len(state.discard)} cards."))
-    if state.phase == "pay":
-        parts.append(Text("The turn is over and the events take their tokens: you choose which.", style="bold yellow"))
-    told = consequences_text(state)
-    if told is not None:
-        parts.append(told)
-    return Group(*parts)
+def _assigns_to(legal, card_id: str) -> list:
+    return [a for a in legal if isinstance(a.move, Assign) and a.move.card == card_id]
 
 
-# -- the menu -----------------------------------------------------------------------------
+def _spends(legal) -> list:
+    return [a for a in legal if isinstance(a.move, Spend)]
 
 
-def _card_dialog(place: int, card_id: str):
+def _card_dialog(card_id: str):
     def ask(term, session) -> Any:
-        state = session.state
-        legal = [a for a in state.legal_actions() if a.key.startswith("assign ") and a.key.split()[2] == card_id]
-        choices: list[Any] = [(a.text, a) for a in legal]
+        choices: list[Any] = [(a.text, a) for a in _assigns_to(session.state.legal_actions(), card_id)]
         choices.append(("Back", None))
-        return term.select(f"Which couplet for {label(card_id)}?", choices)
+        return term.select(f"Which couplet for {short_label(card_id)}?", choices)
 
     return ask
 
 
-def _spend_dialog():
-    def ask(term, session) -> Any:
-        legal = [a for a in session.state.legal_actions() if a.key.startswith("spend ")]
-        choices: list[Any] = [(a.text, a) for a in legal]
-        choices.append(("Back", None))
-        return term.select("Which token, on which location?", choices)
-
-    return ask
+def _spend_dialog(term, session) -> Any:
+    choices: list[Any] = [(a.text, a) for a in _spends(session.state.legal_actions())]
+    choices.append(("Back", None))
+    return term.select("Which token, on which location?", choices)
 
 
-def menu(state: HexaractState, legal, term) -> list[tuple[str, Any]]:
-    if state.phase == "pay":
-        return [(a.text, a) for a in legal]
-    out: list[tuple[str, Any]] = []
-    if len(legal) <= FLAT_LIMIT:
-        return [(a.text, a) for a in legal]
-    for place, card_id in enumerate(state.journey):
-        if card_id is None:
-            continue
-        ways = [a for a in legal if a.key.startswith("assign ") and a.key.split()[2] == card_id]
-        if len(ways) == 1:
-            out.append((ways[0].text, ways[0]))
-        elif ways:
-            out.append((f"Assign a couplet to {label(card_id)}... ({len(ways)} way{'s' if len(ways) != 1 else ''})",
-                        _card_dialog(place, card_id)))
-    spends = [a for a in legal if a.key.startswith("spend ")]
-    if len(spends) <= 2:
-        out += [(a.text, a) for a in spends]
-    else:
-        out.append((f"Spend a token from your supply on a location... ({len(spends)} ways)", _spend_dialog()))
-    out += [(a.text, a) for a in legal if a.key == "done"]
-    return out
+class HexaractView(View):
+    def table(self, state: HexaractState, term) -> Group:
+        plain = term.plain
+        parts: list[Any] = [journey_table(state, plain), roll_text(state, plain)]
+        rewards = Text("Ace rewards (a Crown wins one): ", style="bold")
+        for i, ace in enumerate(state.ace_rewards):
+            if i:
+                rewards.append(", ")
+            rewards.append_text(Text(decktet.name(ace)) if plain else card_text(ace, plain))
+        if not state.ace_rewards:
+            rewards.append("none left", style="dim")
+        parts += [rewards, supply_text(state, plain), harm_text(state, plain)]
+        parts.append(Text(f"Deck: {state.deck_left} cards left.  Discard pile: {len(state.discard)} cards."))
+        if state.phase == "pay":
+            parts.append(Text("The turn is over and the events take their tokens: you choose which.", style="bold yellow"))
+        told = consequences_text(state)
+        if told is not None:
+            parts.append(told)
+        return Group(*parts)
+
+    def menu(self, state: HexaractState, legal, term) -> list[tuple[str, Any]]:
+        """A short list as it is; a long one grouped: each card's couplets behind one entry,
+        the token spends behind another, then the end of the turn."""
+        if state.phase == "pay" or len(legal) <= FLAT_LIMIT:
+            return [(a.text, a) for a in legal]
+        out: list[tuple[str, Any]] = []
+        for card_id in state.journey:
+            if card_id is None:
+                continue
+            ways = _assigns_to(legal, card_id)
+            if len(ways) == 1:
+                out.append((ways[0].text, ways[0]))
+            elif ways:
+                out.append((f"Assign a couplet to {short_label(card_id)}... ({len(ways)} ways)", _card_dialog(card_id)))
+        spends = _spends(legal)
+        if len(spends) <= 2:
+            out += [(a.text, a) for a in spends]
+        else:
+            out.append((f"Spend a token from your supply on a location... ({len(spends)} ways)", _spend_dialog))
+        out += [(a.text, a) for a in legal if isinstance(a.move, Done)]
+        return out
