@@ -65,6 +65,7 @@ def context(log: GameLog) -> dict[str, Any]:
         "log": log.path.name if log.path else "",
         "version": log.header.get("version", ""),
         "decisions": w.decisions,
+        "decisions_made": sum(1 for e in log.events if e["event"] == "decision"),
     }
     return {
         "version": CONTEXT_VERSION,

@@ -179,3 +179,30 @@ def test_a_template_that_fails_while_rendering_is_one_line(cli, story_log, tmp_p
     tpl.write_text("{{ 1 / 0 }}")
     r = cli("export", story_log, "--template", tpl)
     assert r.code == 1 and "ZeroDivisionError" in r.err and r.err.count("\n") == 1
+
+
+def test_the_context_document_is_plain_json_and_every_field_is_documented():
+    """docs/context.md is what template authors and other formats rely on: every field the
+    context holds, every cause and every move type is named there."""
+    import json
+    import re
+    from pathlib import Path
+
+    from storyteller import registry
+    from storyteller.export import context
+    from storyteller.log import read
+
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "context.md").read_text(encoding="utf-8")
+    named = set(re.findall(r"`([a-z_-]+)`", doc))
+    for path in sorted((Path(__file__).resolve().parents[1] / "examples").glob("*.jsonl")):
+        ctx = context(read(path))
+        assert json.loads(json.dumps(ctx)) == ctx
+        fields = set(ctx) | set(ctx["meta"]) | set(ctx["outcome"]) | set(ctx["story"])
+        for step in ctx["steps"]:
+            fields |= set(step)
+            if step.get("move"):
+                fields |= set(step["move"]) | {step["move"]["type"]}
+        missing = fields - named
+        assert not missing, f"{path.name}: docs/context.md does not name {sorted(missing)}"
+    for name in ("carddom", "adaman", "cascades", "hexaract"):
+        assert set(registry.rules(name).causes) <= named, f"{name}: a cause is not documented"
