@@ -15,6 +15,7 @@ from typing import Any, Callable, Sequence
 from storyteller import registry, store
 from storyteller.engine import Game, VariantError
 from storyteller.log import LogError, TruncatedLog
+from storyteller.words import plural
 
 EXIT_ERROR = 1
 EXIT_USAGE = 2
@@ -260,8 +261,8 @@ def replay(path: Path, show: bool = False, plain: bool = False) -> int:
         score = f", score {w.outcome.score}" if w.outcome.score is not None else ""
         status = f"{w.outcome.result}{score}: every draw and the outcome match"
     say(
-        f"OK {path}: {w.game.title}, seed {log.seed}, {len(log.events)} events "
-        f"({draws} draws, {w.decisions} decisions, {undos} undone) - {status}"
+        f"OK {path}: {w.game.title}, seed {log.seed}, {plural(len(log.events), 'event')} "
+        f"({plural(draws, 'draw')}, {plural(w.decisions, 'decision')}, {undos} undone) - {status}"
     )
     return 0
 
