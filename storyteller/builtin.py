@@ -1,50 +1,31 @@
 """The four games that come with storyteller, registered as any other package's game
-would be (see ``[project.entry-points."storyteller.games"]`` in ``pyproject.toml``)."""
+would be (see ``[project.entry-points."storyteller.games"]`` in ``pyproject.toml``).
+
+The built-in games keep their parts in the same places (``games/``, ``stories/``, ``ui/``,
+``prompts/``, ``templates/``), so one helper spells their registrations; a game of
+another package names its own parts wherever they are.
+"""
 
 from __future__ import annotations
 
 from storyteller.narrative import data_dir
 from storyteller.registry import Registration
 
-_PROMPTS = data_dir("prompts")
-_TEMPLATES = data_dir("templates")
 
-CARDDOM = Registration(
-    "carddom",
-    rules="storyteller.games.carddom:GAME",
-    teller="storyteller.stories.carddom:CarddomTeller",
-    view="storyteller.ui.carddom:CarddomView",
-    prompts=_PROMPTS / "carddom.json",
-    rules_text=_PROMPTS / "carddom.rules.md",
-    templates=_TEMPLATES / "carddom",
-)
+def _builtin(name: str, title: str) -> Registration:
+    prompts, templates = data_dir("prompts"), data_dir("templates")
+    return Registration(
+        name,
+        rules=f"storyteller.games.{name}:GAME",
+        teller=f"storyteller.stories.{name}:{title}Teller",
+        view=f"storyteller.ui.{name}:{title}View",
+        prompts=prompts / f"{name}.json",
+        rules_text=prompts / f"{name}.rules.md",
+        templates=templates / name,
+    )
 
-ADAMAN = Registration(
-    "adaman",
-    rules="storyteller.games.adaman:GAME",
-    teller="storyteller.stories.adaman:AdamanTeller",
-    view="storyteller.ui.adaman:AdamanView",
-    prompts=_PROMPTS / "adaman.json",
-    rules_text=_PROMPTS / "adaman.rules.md",
-    templates=_TEMPLATES / "adaman",
-)
 
-CASCADES = Registration(
-    "cascades",
-    rules="storyteller.games.cascades:GAME",
-    teller="storyteller.stories.cascades:CascadesTeller",
-    view="storyteller.ui.cascades:CascadesView",
-    prompts=_PROMPTS / "cascades.json",
-    rules_text=_PROMPTS / "cascades.rules.md",
-    templates=_TEMPLATES / "cascades",
-)
-
-HEXARACT = Registration(
-    "hexaract",
-    rules="storyteller.games.hexaract:GAME",
-    teller="storyteller.stories.hexaract:HexaractTeller",
-    view="storyteller.ui.hexaract:HexaractView",
-    prompts=_PROMPTS / "hexaract.json",
-    rules_text=_PROMPTS / "hexaract.rules.md",
-    templates=_TEMPLATES / "hexaract",
-)
+CARDDOM = _builtin("carddom", "Carddom")
+ADAMAN = _builtin("adaman", "Adaman")
+CASCADES = _builtin("cascades", "Cascades")
+HEXARACT = _builtin("hexaract", "Hexaract")
