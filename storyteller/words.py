@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+import shlex
 from typing import Any, Iterable
 
 
@@ -21,3 +23,18 @@ def join_and(items: Iterable[Any]) -> str:
 def plural(n: int, word: str, many: str | None = None) -> str:
     """"1 card", "3 cards"."""
     return f"{n} {word if n == 1 else many or word + 's'}"
+
+
+_CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def clean(text: str) -> str:
+    """Text safe to print or write: C0 and C1 control characters (terminal escapes, bells,
+    carriage returns...) removed, newlines and tabs kept. Logs keep the player's words
+    verbatim; everything shown or exported from them goes through this."""
+    return _CONTROLS.sub("", text)
+
+
+def command(*words: str) -> str:
+    """A command line to show for copy and paste, each word quoted for the shell."""
+    return " ".join(shlex.quote(str(w)) for w in words)
