@@ -7,7 +7,6 @@ template, Ctrl-C) becomes one line on stderr and a non-zero exit, never a traceb
 from __future__ import annotations
 
 import os
-import re
 import sys
 from pathlib import Path
 from typing import Any, Callable, Sequence
@@ -15,7 +14,7 @@ from typing import Any, Callable, Sequence
 from storyteller import registry, store
 from storyteller.engine import Game, VariantError
 from storyteller.log import LogError, TruncatedLog
-from storyteller.words import plural
+from storyteller.words import clean, command, plural
 
 EXIT_ERROR = 1
 EXIT_USAGE = 2
@@ -30,11 +29,13 @@ class UserError(Exception):
 
 
 def err(message: str) -> None:
-    print(f"storyteller: {message}", file=sys.stderr, flush=True)
+    """One line on stderr. Messages may quote what came from outside (a path, a seed, a
+    log's words): control characters never reach the terminal."""
+    print(f"storyteller: {clean(message)}", file=sys.stderr, flush=True)
 
 
 def say(message: str = "") -> None:
-    print(message, flush=True)
+    print(clean(message), flush=True)
 
 
 def guarded(func: Callable[..., int | None], *args: Any, **kwargs: Any) -> int:
@@ -150,29 +151,24 @@ def _drive(session, driver) -> int:
     except (KeyboardInterrupt, EOFError):
         driver.interrupted(session)
         if session.over:
-            say(f"\nSaved. The game is over; read it: storyteller export {_quote(session.path)} --story")
+            say(f"\nSaved. The game is over; read it: {command('storyteller', 'export', session.path, '--story')}")
         else:
-            say(f"\nSaved. Nothing is lost. To go on: storyteller resume {_quote(session.path)}")
+            say(f"\nSaved. Nothing is lost. To go on: {command('storyteller', 'resume', session.path)}")
         return EXIT_INTERRUPTED
     except SaveAndQuit:
-        say(f"Saved. To go on: storyteller resume {_quote(session.path)}")
+        say(f"Saved. To go on: {command('storyteller', 'resume', session.path)}")
         return 0
     except AnswersExhausted as e:
-        err(f"{e}; the game is saved: storyteller resume {_quote(session.path)}")
+        err(f"{e}; the game is saved: {command('storyteller', 'resume', session.path)}")
         return EXIT_INTERRUPTED
     except IllegalAnswer as e:
-        err(f"{e}. Nothing illegal was written; the game is saved: storyteller resume {_quote(session.path)}")
+        err(f"{e}. Nothing illegal was written; the game is saved: {command('storyteller', 'resume', session.path)}")
         return EXIT_USAGE
     finally:
         session.close()
     say(f"Log: {session.path}")
-    say(f"Read it as a story: storyteller export {_quote(session.path)} --story -o story.md")
+    say(f"Read it as a story: {command('storyteller', 'export', session.path, '--story', '-o', 'story.md')}")
     return 0 if outcome is not None else EXIT_ERROR
-
-
-def _quote(path: Path) -> str:
-    text = str(path)
-    return f"'{text}'" if re.search(r"[^\w@%+=:,./-]", text) else text
 
 
 def resume(
@@ -194,13 +190,13 @@ def resume(
     except TruncatedLog as e:
         log = e.intact
         if not yes and not _confirm_repair(str(e), plain):
-            raise UserError(f"{e}; to continue from the intact part: storyteller resume {_quote(path)} --yes") from None
+            raise UserError(f"{e}; to continue from the intact part: {command('storyteller', 'resume', path, '--yes')}") from None
         repair = True
     if log.finished:
         end = log.end or {}
         raise UserError(
             f"{path}: this game is already over ({end.get('result')}); "
-            f"export it with: storyteller export {_quote(path)} --story"
+            f"export it with: {command('storyteller', 'export', path, '--story')}"
         )
     game = load_game(log.game)
     driver = make_driver(game, log.seed, auto, answers, plain)
@@ -214,8 +210,10 @@ def _confirm_repair(problem: str, plain: bool) -> bool:
         return False
     from storyteller.ui.terminal import Terminal
 
+    from rich.text import Text
+
     term = Terminal(plain=plain)
-    term.console.print(problem)
+    term.print(Text(clean(problem)))
     return term.confirm(
         "Continue from the intact part? (the cut-off line is kept beside the log as .cut-off)", default=True
     )
@@ -232,13 +230,17 @@ def sessions() -> int:
         return 0
     from rich.console import Console
     from rich.table import Table
+    from rich.text import Text
 
-    table = Table(title=f"Sessions in {folder}", title_justify="left")
+    def cell(text: str) -> Text:  # words from the logs: never markup, never control characters
+        return Text(clean(text))
+
+    table = Table(title=cell(f"Sessions in {folder}"), title_justify="left")
     for column in ("game", "seed", "started", "status", "file"):
         table.add_column(column)
     for s in found:
         status = {"cut off": "cut off (resume to repair)", "unreadable": f"unreadable: {s.problem}"}.get(s.status, s.status)
-        table.add_row(s.game, s.seed, s.started[:16].replace("T", " "), status, s.path.name)
+        table.add_row(*map(cell, (s.game, s.seed, s.started[:16].replace("T", " "), status, s.path.name)))
     Console().print(table)
     return 0
 
@@ -264,6 +266,14 @@ def replay(path: Path, show: bool = False, plain: bool = False) -> int:
         f"OK {path}: {w.game.title}, seed {log.seed}, {plural(len(log.events), 'event')} "
         f"({plural(draws, 'draw')}, {plural(w.decisions, 'decision')}, {undos} undone) - {status}"
     )
+    from storyteller.stories import prompt_notes
+
+    notes = w.notes + prompt_notes(registry.get(w.game.name).teller, log)
+    for note in notes[:5]:
+        say(f"  note: {note}")
+    if notes:
+        more = f" ({len(notes) - 5} more)" if len(notes) > 5 else ""
+        say(f"  The log's words were edited or written by another version{more}: exports use the rules' words.")
     return 0
 
 
@@ -322,7 +332,7 @@ def rules(name: str) -> int:
         from rich.console import Console
         from rich.markdown import Markdown
 
-        Console().print(Markdown(text))
+        Console().print(Markdown(clean(text)))
     else:
-        sys.stdout.write(text)
+        sys.stdout.write(clean(text))
     return 0

@@ -132,7 +132,28 @@ def rules(game: str = typer.Argument(..., help="The game whose rules to explain.
     _run(core.rules, game)
 
 
+SYMBOLS = "\u263e\u2600\u2248\u2766\u00a7\u2318\u2663\u2665\u2660\u2666\u2014"  # suits, piquet, a dash
+
+
+def can_show(encoding: str | None, text: str = SYMBOLS) -> bool:
+    """Whether a stream in this encoding can show the cards' symbols and the players' words."""
+    try:
+        text.encode(encoding or "ascii")
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
+
+
 def main(argv: Optional[list[str]] = None) -> int:
+    import sys
+
+    for stream in (sys.stdout, sys.stderr):
+        if not can_show(stream.encoding):
+            # A terminal that cannot show a character gets "?" for it instead of a crash.
+            try:
+                stream.reconfigure(errors="replace")
+            except AttributeError:  # not a text file (a test's capture): leave it as it is
+                pass
     try:
         app(args=argv, prog_name="storyteller", standalone_mode=True)
     except SystemExit as e:

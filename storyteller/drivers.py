@@ -12,7 +12,8 @@ from typing import Any
 from storyteller import registry
 from storyteller.engine import Move, RuleError, State
 from storyteller.session import AutoPlayer, Command, Session
-from storyteller.stories import Teller
+from storyteller.stories import LAST_WORD, Teller
+from storyteller.words import clean
 
 
 class AnswersExhausted(Exception):
@@ -24,7 +25,7 @@ class IllegalAnswer(Exception):
 
 
 def _out(text: str = "") -> None:
-    print(text, flush=True)
+    print(clean(text), flush=True)
 
 
 def teller_of(session: Session) -> Teller:
@@ -132,7 +133,7 @@ class AnswersDriver(_Narrating):
         # Journal lines left after the end are the player's last words.
         while (nxt := self._peek()) and nxt[1].lower().startswith("journal:"):
             self.pos += 1
-            session.journal(nxt[1].split(":", 1)[1].strip(), "A last word for your journal?")
+            session.journal(nxt[1].split(":", 1)[1].strip(), LAST_WORD)
 
     def choose(self, session: Session):
         nxt = self._peek()

@@ -32,8 +32,10 @@ def normalize_seed(seed: object) -> str:
         raise ValueError("a seed cannot be empty")
     if len(text) > 200:
         raise ValueError("a seed is at most 200 characters")
-    if any(ord(c) < 32 for c in text):
+    if any(ord(c) < 32 or 127 <= ord(c) < 160 for c in text):
         raise ValueError("a seed cannot hold control characters")
+    if any(0xD800 <= ord(c) < 0xE000 for c in text):
+        raise ValueError("a seed must be text (it holds half of a character)")
     return text
 
 

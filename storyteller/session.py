@@ -191,6 +191,7 @@ class Step:
     before: State | None = None
     move: Move | None = None
     undone: bool = False
+    words: str = ""  # a decision's move in the rules' words (not the log's)
 
     @property
     def kind(self) -> str:
@@ -210,6 +211,8 @@ class Walk:
     steps: list[Step] = field(default_factory=list)
     outcome: Outcome | None = None  # including an abandoned game
     decisions: int = 0  # decisions standing (undone ones are not counted)
+    words: dict[int, str] = field(default_factory=dict)  # decision n -> the rules' words for its move
+    notes: list[str] = field(default_factory=list)  # where the log's words are not the rules' words
 
 
 def _event_line(event: dict[str, Any]) -> int:
@@ -259,7 +262,7 @@ def walk(
 
     for event in log.events:
         kind = event["event"]
-        move = None
+        move, words = None, ""
         if w.outcome is not None and kind != "journal":
             raise fail(event, f"a {kind} event after the end of the game")
         if kind == "draw" or kind == "roll":
@@ -281,9 +284,13 @@ def walk(
             before = state.clone() if resumable or event["n"] in taken_back else state
             try:
                 move = game.parse(key)
+                words = _words(state, move)
                 state.apply(move)  # every game's apply() checks the move against the rules first
             except RuleError as e:
                 raise fail(event, f"'{key}' is not a legal move at this point: {e}") from None
+            w.words[event["n"]] = words
+            if "text" in event and event["text"] != words:
+                w.notes.append(f"line {_event_line(event)}: the log's words for '{key}' are not the rules' words")
             w.history.append((event["n"], before))  # without a snapshot: no undo will ask for it
             w.decisions += 1
         elif kind == "undo":
@@ -300,10 +307,12 @@ def walk(
                         step.undone = True
         elif kind == "end":
             w.outcome = _check_end(event, state, fail)
+            if event.get("reason", w.outcome.reason) != w.outcome.reason:
+                w.notes.append(f"line {_event_line(event)}: the log's sentence for the end is not the rules' sentence")
         w.state = state
         if keep_steps or on_step:
             after = state.clone() if keep_steps else state
-            step = Step(event, after, snapshot, move)
+            step = Step(event, after, snapshot, move, words=words)
             if keep_steps:
                 snapshot = after
                 w.steps.append(step)
@@ -312,9 +321,23 @@ def walk(
     return w
 
 
+def _words(state: State, move: Move) -> str:
+    """The rules' words for a move about to be applied. Words exist only for legal moves:
+    for any other, apply() says what is wrong, so whatever describing it raises is moot."""
+    try:
+        return state.describe(move)
+    except Exception:
+        return ""
+
+
 def _check_end(event: dict[str, Any], state: State, fail) -> Outcome:
     result = event["result"]
     if result == "abandoned":
+        # A player abandons a game that waits for a decision; not one the rules have ended.
+        if state.outcome is not None:
+            raise fail(event, f"the log says the game was abandoned, but the rules ended it: {state.outcome.result}")
+        if state.chance() is not None:
+            raise fail(event, "the log says the game was abandoned while a card was still being drawn")
         return ABANDONED
     if state.chance() is not None or state.outcome is None:
         raise fail(event, f"the log says the game ended ({result}) but it was still going on")

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from storyteller.session import Step, Walk
 
 Told = tuple[str, list[str]]  # a panel title and its lines
+LAST_WORD = "A last word for your journal?"  # the question asked once the game is over
 
 
 class Tale:
@@ -134,3 +135,20 @@ def tell(teller: Teller, seed: str, walk: "Walk") -> dict[str, Any]:
         elif not step.undone and kind != "undo":
             tale.step(step)
     return {**tale.finish(), "opening_journal": opening, "epilogue": epilogue}
+
+
+def prompt_notes(teller: Teller, log: Any) -> list[str]:
+    """Where a journal entry claims to answer a question this game never asked: the
+    question after a draw is the teller's question for that draw, the one after the end
+    is :data:`LAST_WORD`; an entry written from the menu answers none."""
+    draws = {e["n"]: e for e in log.events if e["event"] in ("draw", "roll")}
+    notes = []
+    for e in log.journal():
+        prompt = e.get("prompt")
+        if prompt is None:
+            continue
+        about = e.get("about")
+        asked = teller.question(draws[about], log.seed) if about in draws else LAST_WORD
+        if prompt != asked:
+            notes.append(f"line {e['n'] + 1}: the question this entry answers is not one the game asked")
+    return notes

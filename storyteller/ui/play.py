@@ -13,6 +13,8 @@ from rich.panel import Panel
 
 from storyteller import registry
 from storyteller.session import Command, Session
+from storyteller.stories import LAST_WORD
+from storyteller.words import clean
 
 
 def begin(term, session: Session, resumed: bool) -> None:
@@ -24,12 +26,12 @@ def begin(term, session: Session, resumed: bool) -> None:
         body = f"Welcome back. {moves} move{'s' if moves != 1 else ''} so far; the journey goes on."
     else:
         body = game.summary + "\nEvery draw, every choice and every journal entry is saved as it happens."
-    term.print(Panel(escape(body), title=escape(title), title_align="left"))
-    term.print(f"Log: {escape(str(session.path))}")
+    term.print(Panel(escape(clean(body)), title=escape(clean(title)), title_align="left"))
+    term.print(Text(clean(f"Log: {session.path}")))
     if resumed:
         entries = session.log.journal()
         if entries:
-            term.print(Panel(Text(entries[-1]["text"]), title="Your last journal entry", title_align="left"))
+            term.print(Panel(Text(clean(entries[-1]["text"])), title="Your last journal entry", title_align="left"))
 
 
 def choose(term, session: Session, policy=None):
@@ -56,14 +58,14 @@ def choose(term, session: Session, policy=None):
                 return Command("journal", text)
         elif picked == "undo":
             done = session.last_decision() or {}
-            term.print(f"[dim]Taken back: {escape(done.get('text', done.get('action', '')))}[/dim]")
+            term.print(f"[dim]Taken back: {escape(clean(str(done.get('text', done.get('action', '')))))}[/dim]")
             return Command("undo")
         elif picked == "hint":
             hint = policy.choose(session.state)
             if hint:
                 term.print(Panel(f"{escape(hint.action.text)}\n[dim]{escape(hint.why)}[/dim]", title="Hint", title_align="left"))
         elif picked == "rules":
-            term.print(Markdown(game.rules_markdown()))
+            term.print(Markdown(clean(game.rules_markdown())))
         elif picked == "abandon":
             if term.confirm("Abandon this game for good? It ends as a loss.", default=False):
                 return Command("abandon")
@@ -106,6 +108,6 @@ def after_end(term, session: Session) -> None:
     score = f"\nScore: {outcome.score}" if outcome.score is not None else ""
     style = "green" if outcome.won else "red"
     term.print(Panel(f"{escape(outcome.reason)}{score}", title=f"The game is over: {outcome.result}", title_align="left", style=style))
-    text = term.text("A last word for your journal?", instruction="(Enter to skip)")
+    text = term.text(LAST_WORD, instruction="(Enter to skip)")
     if text.strip():
-        session.journal(text, "A last word for your journal?")
+        session.journal(text, LAST_WORD)

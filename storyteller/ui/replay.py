@@ -7,9 +7,11 @@ import sys
 from rich.markup import escape
 
 from storyteller import registry
+from storyteller.engine import ABANDONED
 from storyteller.log import GameLog
 from storyteller.session import Step
 from storyteller.ui.terminal import Terminal
+from storyteller.words import clean
 
 
 class ReplayView:
@@ -28,14 +30,16 @@ class ReplayView:
         if kind in ("draw", "roll"):
             line = f"{self.tell.draw_text(e)} {self.tell.meaning(e, self.log.seed, self.log.variants)}"
         elif kind == "decision":
-            line = f"Decision: {e.get('text') or e['action']}"
+            line = f"Decision: {step.words}"
         elif kind == "journal":
             line = f"Journal: {e['text']}"
         elif kind == "undo":
             line = f"Undo: decision {e['of']} taken back"
         else:
-            line = f"The end: {e['result']}. {e.get('reason', '')}"
-        self.term.print(f"[bold]{n}.[/bold] {escape(line)}" if not self.term.plain else f"{n}. {escape(line)}")
+            outcome = step.after.outcome or ABANDONED
+            line = f"The end: {outcome.result}. {outcome.reason}"
+        line = escape(clean(line))  # the log's words: no markup, no terminal escapes
+        self.term.print(f"[bold]{n}.[/bold] {line}" if not self.term.plain else f"{n}. {line}")
         if kind in ("draw", "roll", "undo", "end") or (kind == "decision" and step.after.chance() is None):
             self.term.print(self.view.table(step.after, self.term))
             if self.pause:

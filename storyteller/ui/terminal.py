@@ -12,11 +12,14 @@ from typing import Any, Sequence
 import questionary
 from rich.console import Console
 
+from storyteller.cli import can_show
+
 
 class Terminal:
     def __init__(self, plain: bool = False, console: Console | None = None, input: Any = None, output: Any = None) -> None:
-        self.plain = plain or bool(os.environ.get("NO_COLOR"))
-        self.console = console or Console(no_color=self.plain, highlight=False)
+        self.console = console or Console(no_color=plain or bool(os.environ.get("NO_COLOR")), highlight=False)
+        # Plain words, not symbols, where colours are off or the terminal cannot show the symbols.
+        self.plain = plain or bool(os.environ.get("NO_COLOR")) or not can_show(self.console.encoding)
         self._io = {k: v for k, v in (("input", input), ("output", output)) if v is not None}
 
     def print(self, *things: Any, **kwargs: Any) -> None:
