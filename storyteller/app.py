@@ -291,12 +291,15 @@ def export(
         raise UserError("choose one: --story or --playthrough", EXIT_USAGE)
     if story and playthrough:
         raise UserError("choose one: --story or --playthrough", EXIT_USAGE)
-    if output is not None and output.exists() and not force:
-        raise UserError(f"{output}: already exists; add --force to overwrite it")
+    if output is not None:  # before any work: only a regular file, and an existing one only with --force
+        try:
+            exporter.check_output(output, force)
+        except exporter.OutputProblem as e:
+            raise UserError(str(e)) from None
     log = store.open_log(path)
     kind = "story" if story else "playthrough" if playthrough else "story"
     try:
-        text = exporter.render(log, kind, template)
+        text = exporter.render(log, kind, template)  # cleaned of control characters
     except exporter.TemplateProblem as e:
         raise UserError(str(e)) from None
     if output is None:
@@ -305,9 +308,11 @@ def export(
         return 0
     try:
         exporter.write_atomic(output, text)
+    except exporter.OutputProblem as e:
+        raise UserError(str(e)) from None
     except OSError as e:
-        raise UserError(f"{output}: cannot write here ({e.strerror})") from None
-    say(f"Wrote {output}")
+        raise UserError(f"{clean(str(output))}: cannot write here ({e.strerror})") from None
+    say(f"Wrote {clean(str(output))}")
     return 0
 
 

@@ -35,6 +35,28 @@ def clean(text: str) -> str:
     return _CONTROLS.sub("", text)
 
 
-def command(*words: str) -> str:
-    """A command line to show for copy and paste, each word quoted for the shell."""
-    return " ".join(shlex.quote(str(w)) for w in words)
+def command(*words: object) -> str:
+    """A command line to show for copy and paste that gives back exactly these words: each
+    word quoted by shlex, except that a word holding a control character (a newline, a
+    tab, an escape) is spelled ``$'...'`` with escapes (bash, zsh, ksh), since what is shown
+    is cleaned of control characters and a pasted newline would run the command early."""
+    return " ".join(_ansi_c(w) if _ANY_CONTROL.search(w) else shlex.quote(w) for w in map(str, words))
+
+
+_ANY_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def _ansi_c(word: str) -> str:
+    out = []
+    for ch in word:
+        if ch in "\\'":
+            out.append("\\" + ch)
+        elif ch == "\n":
+            out.append("\\n")
+        elif ch == "\t":
+            out.append("\\t")
+        elif _ANY_CONTROL.match(ch):
+            out.append(f"\\x{ord(ch):02x}" if ord(ch) < 0x80 else f"\\u{ord(ch):04x}")
+        else:
+            out.append(ch)
+    return "$'" + "".join(out) + "'"
