@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from storyteller.log import GameLog, LogError, TruncatedLog, iter_logs, read
+from storyteller.log import GameLog, LogError, TruncatedLog, iter_logs, peek, read
 
 
 def home() -> Path:
@@ -66,24 +66,30 @@ class Summary:
 
 
 def summarize(path: Path) -> Summary:
-    try:
-        log = read(path)
-        end = log.end
-        status, problem = ("in progress", "") if end is None else (str(end["result"]), "")
-    except TruncatedLog as e:
-        log = e.intact
-        status, problem = "cut off", str(e)
-    except LogError as e:
-        return Summary(path, "?", "?", "", "unreadable", str(e).split(": ", 1)[-1])
-    return Summary(path, log.game, log.seed, str(log.header.get("started", "")), status, problem)
+    """A log's summary from its header and its last lines (never the whole file: a bad
+    line in the middle shows when the game is replayed or resumed)."""
+    p = peek(path)
+    if p.header is None:
+        return Summary(path, "?", "?", "", "unreadable", p.problem)
+    h = p.header
+    return Summary(path, h["game"], h["seed"], str(h.get("started", "")), p.status, p.problem)
 
 
 def summaries(folder: Path | None = None) -> list[Summary]:
-    """Every log in the sessions folder, oldest first."""
+    """Every log in the sessions folder, oldest first; a log that cannot be read is listed
+    as unreadable, with the reason."""
     return sorted((summarize(p) for p in iter_logs(folder or sessions_dir())), key=lambda s: (s.started, s.path.name))
 
 
 def latest_unfinished(folder: Path | None = None) -> Path | None:
-    """The most recently started game that has not ended, if any."""
-    waiting = [s for s in summaries(folder) if s.unfinished]
-    return waiting[-1].path if waiting else None
+    """The most recently started game that has not ended and can be read, if any (a log
+    that cannot be read is passed over)."""
+    for s in reversed([s for s in summaries(folder) if s.unfinished]):
+        try:
+            read(s.path)
+        except TruncatedLog:
+            pass  # resumable: the bad last line is set aside on resume
+        except LogError:
+            continue
+        return s.path
+    return None

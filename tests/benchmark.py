@@ -1,7 +1,10 @@
 """Speed figures, outside the normal suite: ``python tests/benchmark.py``.
 
 1. start-up: ``storyteller --help`` against ``python -c "import typer"`` (goal: 1.3x or less);
-2. replay: events verified per second after start-up (goal: 20,000 or more).
+2. replay: events verified per second after start-up (goal: 20,000 or more);
+3. sessions: ``store.summaries()`` over 2,000 logs (goal: under 0.3 s; each log is read only
+   at its header and its end);
+4. fuzz: 1,000 corrupted logs through every command that reads a log (goal: no problem).
 """
 
 from __future__ import annotations
@@ -67,6 +70,48 @@ def replay_speed(games_per_kind: int = 150) -> None:
                   f"(goal >= 20,000; read + verify, {len(paths)} logs)")
 
 
+def sessions_speed(count: int = 2_000) -> None:
+    import shutil
+
+    from storyteller import store
+
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp) / "sessions"
+        folder.mkdir()
+        made = []
+        for seed in range(20):  # twenty real games of every kind, finished and not, with journal entries...
+            name = game_names()[seed % len(game_names())]
+            game = get_game(name)
+            path = folder / f"{name}-{seed}.jsonl"
+            session = Session.new(game, game.parse_variants([]), f"s{seed}", path)
+            chooser = Stream(str(seed), "bench")
+            session.advance()
+            while not session.over and not (seed % 4 == 0 and session.decisions > 30):
+                session.journal("A few words about this card. " * 8)
+                session.decide(chooser.choice(session.legal_actions()))
+            session.close()
+            made.append(path)
+        for i in range(count - len(made)):  # ...copied to 2,000 logs
+            shutil.copyfile(made[i % len(made)], folder / f"copy-{i:04d}.jsonl")
+        times = []
+        for _ in range(5):
+            start = time.perf_counter()
+            found = store.summaries(folder)
+            times.append(time.perf_counter() - start)
+        assert len(found) == count and all(s.status != "unreadable" for s in found)
+        size = sum(p.stat().st_size for p in folder.iterdir()) / 1e6
+        print(f"sessions: {count:,} logs ({size:.0f} MB) summarized in {statistics.median(times):.3f} s (median of 5; goal < 0.3 s)")
+
+
+def fuzz(count: int = 1_000) -> None:
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import test_fuzz
+
+    test_fuzz.main([str(count), "1"])
+
+
 if __name__ == "__main__":
     startup()
     replay_speed()
+    sessions_speed()
+    fuzz()

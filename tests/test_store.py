@@ -28,3 +28,102 @@ def test_summaries_read_every_log_and_name_the_bad_ones(cli, home):
     assert found["8"].status == "in progress" and found["8"].unfinished
     assert found["?"].status == "unreadable" and "not valid JSON" in found["?"].problem
     assert store.latest_unfinished() == found["8"].path
+
+
+# -- summaries from the ends of each log -------------------------------------------------
+
+import json  # noqa: E402
+import time  # noqa: E402
+
+import pytest  # noqa: E402
+
+from storyteller.log import JOURNAL  # noqa: E402
+
+
+def played(cli, home, seed: str, *answers: str):
+    file = home / f"answers-{seed}.txt"
+    file.parent.mkdir(parents=True, exist_ok=True)
+    file.write_text("\n".join(answers) + "\n")
+    r = cli("play", "carddom", "--seed", seed, "--answers", file)
+    assert r.code == 0, r.err
+    return next(s.path for s in store.summaries() if s.seed == seed)
+
+
+def test_a_finished_game_with_last_words_after_its_end_is_finished(cli, home):
+    path = played(cli, home, "7", "enter 1", "abandon", "journal: Never again.", "journal: " + "x" * JOURNAL)
+    lines = path.read_text().splitlines()
+    assert json.loads(lines[-1])["event"] == "journal" and json.loads(lines[-3])["event"] == "end"
+    assert store.summarize(path).status == "abandoned" and not store.summarize(path).unfinished
+
+
+@pytest.mark.parametrize("tail", [b'{"n": 40, "ev', b'{"n": 40, "ev\n', b"\n", b"\xff\xfe\n"])
+def test_a_bad_last_line_shows_as_cut_off(cli, home, tail):
+    path = played(cli, home, "5", "enter 1", "quit")
+    path.write_bytes(path.read_bytes() + tail)
+    s = store.summarize(path)
+    assert s.status == "cut off" and s.unfinished and s.game == "carddom" and s.seed == "5"
+    assert "the last line" in s.problem
+
+
+@pytest.mark.parametrize(
+    "content, problem",
+    [
+        (b"", "the log is empty"),
+        (b'{"storyteller": "log", "schema": 1.0}\n', "line 1: 'schema' must be a whole number, not 1.0"),
+        (b'{"storyteller": "log", "schema": 1, "game": {}, "variants": {}, "seed": "1", "source": "seeded"}\n', "'game' must be text"),
+        (b"[" * 5_000 + b"\n", "line 1 nests too deeply"),
+        (json.dumps({"storyteller": "log", "schema": 1, "game": "carddom", "variants": {}, "seed": "x" * 50_000_000,
+                     "source": "seeded"}).encode() + b"\n", "line 1 is too long"),
+    ],
+)
+def test_a_log_with_a_bad_header_is_unreadable_with_its_reason(home, content, problem):
+    folder = store.sessions_dir()
+    folder.mkdir(parents=True)
+    (folder / "bad.jsonl").write_bytes(content)
+    start = time.perf_counter()
+    [s] = store.summaries()
+    assert time.perf_counter() - start < 1  # a 50 MB seed is refused by the first line's bound, not read
+    assert s.status == "unreadable" and problem in s.problem and (s.game, s.seed) == ("?", "?")
+
+
+def test_a_bad_event_at_the_end_is_unreadable(cli, home):
+    path = played(cli, home, "5", "enter 1", "quit")
+    path.write_bytes(path.read_bytes() + b'{"n": 99, "event": "draw", "card": "10C", "to": "x", "deal": false, "slot": 0}\n')
+    s = store.summarize(path)
+    assert s.status == "unreadable" and "the last line: 'deal' must be a whole number, not false" in s.problem
+
+
+def test_summaries_read_only_the_ends_of_each_log(cli, home, monkeypatch):
+    path = played(cli, home, "5", "enter 1", "quit")
+    lines = path.read_bytes().split(b"\n")
+    lines.insert(2, b"x" * 5_000_000)  # a bad line in the middle, far from both ends
+    path.write_bytes(b"\n".join(lines))
+    import storyteller.log as log_module
+
+    monkeypatch.setattr(log_module, "parse", lambda *a, **k: pytest.fail("a summary read the whole log"))
+    assert store.summarize(path).status == "in progress"
+
+
+def test_sessions_lists_a_bad_log_and_goes_on_and_a_bare_resume_skips_it(cli, home):
+    good = played(cli, home, "5", "enter 1", "quit")
+    folder = store.sessions_dir()
+    (folder / "zz-header.jsonl").write_text(
+        '{"storyteller": "log", "schema": 1, "game": 5, "variants": {}, "seed": "1", "source": "seeded"}\n'
+    )
+    middle = folder / "zz-middle.jsonl"
+    lines = good.read_text().splitlines()
+    header = json.loads(lines[0])
+    header["started"] = "2999-01-01T00:00:00+00:00"  # the newest: a bare resume would pick it first
+    lines[0] = json.dumps(header)
+    lines[2] = lines[2].replace('"n": 2', '"n": 2.0')
+    middle.write_text("\n".join(lines) + "\n")
+    r = cli("sessions")
+    assert r.code == 0, r.err
+    assert "zz-header.jsonl" in r.out and "unreadable: line 1:" in r.out and "'game'" in r.out  # the reason, wrapped
+    assert r.out.count("carddom") == 2  # the good log and the one bad in the middle, listed by their ends
+    assert store.latest_unfinished() == good
+    before = middle.read_bytes()
+    (home / "quit.txt").write_text("quit\n")
+    r = cli("resume", "--answers", home / "quit.txt")
+    assert r.code == 0 and good.name in r.out, r.err
+    assert middle.read_bytes() == before and len(store.summaries()) == 3
