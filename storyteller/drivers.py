@@ -11,6 +11,7 @@ from typing import Any
 
 from storyteller import registry
 from storyteller.engine import Move, RuleError, State
+from storyteller.log import JOURNAL
 from storyteller.session import AutoPlayer, Command, Session
 from storyteller.stories import LAST_WORD, Teller
 from storyteller.words import clean
@@ -116,6 +117,13 @@ class AnswersDriver(_Narrating):
         ]
         return cls(lines, str(path))
 
+    def _entry(self, lineno: int, answer: str) -> str:
+        """The words of a ``journal:`` line."""
+        text = answer.split(":", 1)[1].strip()
+        if len(text) > JOURNAL:
+            raise IllegalAnswer(f"{self.name} line {lineno}: a journal entry holds at most {JOURNAL:,} characters")
+        return text
+
     def _peek(self) -> tuple[int, str] | None:
         return self.lines[self.pos] if self.pos < len(self.lines) else None
 
@@ -126,14 +134,14 @@ class AnswersDriver(_Narrating):
         if prompt and nxt and nxt[1].lower().startswith("journal:"):
             # An entry right after a card that asks a question answers it (even the last card's).
             self.pos += 1
-            session.journal(nxt[1].split(":", 1)[1].strip(), prompt, about=event["n"])
+            session.journal(self._entry(*nxt), prompt, about=event["n"])
 
     def after_end(self, session: Session) -> None:
         super().after_end(session)
         # Journal lines left after the end are the player's last words.
         while (nxt := self._peek()) and nxt[1].lower().startswith("journal:"):
             self.pos += 1
-            session.journal(nxt[1].split(":", 1)[1].strip(), LAST_WORD)
+            session.journal(self._entry(*nxt), LAST_WORD)
 
     def choose(self, session: Session):
         nxt = self._peek()
@@ -143,7 +151,7 @@ class AnswersDriver(_Narrating):
         lineno, answer = nxt
         low = answer.lower()
         if low.startswith("journal:"):
-            return Command("journal", answer.split(":", 1)[1].strip())
+            return Command("journal", self._entry(lineno, answer))
         if low in ("undo", "quit", "abandon"):
             if low == "undo" and not session.can_undo():
                 raise IllegalAnswer(f"{self.name} line {lineno}: 'undo': there is no move to undo")

@@ -130,3 +130,15 @@ def test_a_terminal_that_cannot_show_every_character(tmp_path):
     run("sessions")
     assert "\u263e" in log.read_text(encoding="utf-8")  # the log keeps the player's words
     assert b"\r\n" not in log.read_bytes()
+
+
+def test_a_journal_entry_longer_than_a_log_holds_is_refused_before_anything_is_written(cli, tmp_path):
+    from storyteller.log import JOURNAL
+
+    path = tmp_path / "long.jsonl"
+    r = cli("play", "carddom", "--seed", "3", "--answers", answers(tmp_path, "enter 1", "journal: " + "w" * (JOURNAL + 1)),
+            "--log", path)
+    assert r.code == 2 and "line 2" in r.err and "at most 100,000 characters" in r.err
+    assert r.err.count("\n") == 1
+    assert [e["event"] for e in read_events(path)[1:]] == ["draw", "decision", "draw"]
+    assert cli("replay", path).code == 0

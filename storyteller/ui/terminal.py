@@ -13,6 +13,7 @@ import questionary
 from rich.console import Console
 
 from storyteller.cli import can_show
+from storyteller.log import JOURNAL
 
 
 class Terminal:
@@ -36,10 +37,13 @@ class Terminal:
         ).unsafe_ask()
         return chosen
 
-    def text(self, message: str, instruction: str | None = None) -> str:
+    def text(self, message: str, instruction: str | None = None, limit: int = JOURNAL) -> str:
+        """What the player types (a journal entry: at most ``limit`` characters, as a log holds)."""
         kwargs = dict(self._io)
         if instruction:
             kwargs["instruction"] = instruction
+        too_long = f"At most {limit:,} characters, please: a journal entry holds no more."
+        kwargs["validate"] = lambda typed: len(typed) <= limit or too_long
         return questionary.text(message, **kwargs).unsafe_ask() or ""
 
     def confirm(self, message: str, default: bool = True) -> bool:
