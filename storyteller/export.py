@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any, Callable, Protocol
 
 from storyteller import registry
-from storyteller.log import GameLog
+from storyteller.log import GameLog, sync_folder
 from storyteller.narrative import data_dir
 from storyteller.sandbox import SAFE_JINJA, environment_class, explain, generate, jinja_version, one_line
 from storyteller.session import Step, Walk, walk
@@ -359,7 +359,7 @@ def write_atomic(path: Path, text: str) -> None:
         except OSError:
             pass
         raise
-    _sync_folder(folder)
+    sync_folder(folder)
 
 
 def _keep_mode(fd: int, tmp: Path, st: os.stat_result) -> None:
@@ -374,19 +374,3 @@ def _keep_mode(fd: int, tmp: Path, st: os.stat_result) -> None:
             os.fchmod(fd, mode)  # a change of owner may clear set-id bits
         except OSError:
             pass  # only the superuser may give a file away: it stays ours
-
-
-def _sync_folder(folder: Path) -> None:
-    """Make the rename durable where the system allows opening a folder."""
-    if os.name != "posix":
-        return
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)

@@ -721,7 +721,7 @@ class LogWriter:
                 os.close(fd)
                 fd = None
                 return None
-            _sync_folder(path.parent)
+            sync_folder(path.parent)
             return fd
         except OSError as e:
             if fd is not None:
@@ -880,7 +880,7 @@ class LogWriter:
         self.close()
 
 
-def _sync_folder(folder: Path) -> None:
+def sync_folder(folder: Path) -> None:
     """Make a new name in ``folder`` durable (POSIX; best effort)."""
     try:
         fd = os.open(folder, os.O_RDONLY)
