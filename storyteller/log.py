@@ -13,6 +13,8 @@ Every further line is one event, numbered from 1 in ``n``:
     journal   the player's words, verbatim: ``text``, the ``prompt`` they answered, the
               draw or roll they are ``about``
     undo      takes back decision ``of`` and the draws that followed it
+    correction  replaces draw or roll ``of`` (a card or dice typed wrong at a real table):
+              ``card`` or ``dice``; draws and rolls entered at a real table say ``"by": "player"``
     end       the outcome: ``result``, ``score``, ``reason``, ``cause``
 
 Every line is checked against a strict schema before anything uses it (:func:`check_header`,
@@ -64,14 +66,16 @@ EVENT_REQUIRED: dict[str, tuple[str, ...]] = {
     "decision": ("action",),
     "journal": ("text",),
     "undo": ("of",),
+    "correction": ("of",),
     "end": ("result",),
 }
 EVENT_OPTIONAL: dict[str, tuple[str, ...]] = {
-    "draw": ("pile",),
-    "roll": (),
+    "draw": ("pile", "by"),
+    "roll": ("by",),
     "decision": ("text", "by"),
     "journal": ("prompt", "about"),
     "undo": (),
+    "correction": ("card", "dice", "by"),
     "end": ("score", "reason", "cause"),
 }
 EVENT_KEYS = {
@@ -298,6 +302,14 @@ def check_header(header: Any) -> dict[str, Any]:
     return header
 
 
+def _dice(dice: Any) -> None:
+    if not isinstance(dice, list) or not 1 <= len(dice) <= MAX_DICE:
+        raise _Bad(f"'dice' must be a list of 1 to {MAX_DICE} dice, not {_show(dice)}")
+    for die in dice:
+        if type(die) is not int or not 1 <= die <= MAX_SIDES:
+            raise _Bad(f"'dice' must hold whole numbers from 1 (a die's face), not {_show(die)}")
+
+
 def check_event(event: Any, n: int | None, earlier: Callable[[int], str | None] | None = None) -> dict[str, Any]:
     """One event, checked (raises _Bad). ``n`` is the number it must have (None when it is
     not known: a line read from the end of a file); ``earlier(k)`` gives the kind of event
@@ -324,14 +336,13 @@ def check_event(event: Any, n: int | None, earlier: Callable[[int], str | None] 
         f.integer("slot")
         if "pile" in event:
             f.text("pile")
+        if "by" in event:
+            f.text("by")
     elif kind == "roll":
-        dice = event["dice"]
-        if not isinstance(dice, list) or not 1 <= len(dice) <= MAX_DICE:
-            raise _Bad(f"'dice' must be a list of 1 to {MAX_DICE} dice, not {_show(dice)}")
-        for die in dice:
-            if type(die) is not int or not 1 <= die <= MAX_SIDES:
-                raise _Bad(f"'dice' must hold whole numbers from 1 (a die's face), not {_show(die)}")
+        _dice(event["dice"])
         f.integer("index")
+        if "by" in event:
+            f.text("by")
     elif kind == "decision":
         f.text("action")
         if "text" in event:
@@ -348,6 +359,20 @@ def check_event(event: Any, n: int | None, earlier: Callable[[int], str | None] 
                 raise _Bad(f"'about' must be the number of an earlier draw or roll, not {_show(about)}")
             if earlier is not None and earlier(about) not in ("draw", "roll"):
                 raise _Bad(f"'about' must name an earlier draw or roll; event {about} is not one")
+    elif kind == "correction":
+        of = event["of"]
+        if type(of) is not int or not 1 <= of < number:
+            raise _Bad(f"'of' must be the number of an earlier draw or roll, not {_show(of)}")
+        if earlier is not None and earlier(of) not in ("draw", "roll", "correction"):
+            raise _Bad(f"'of' must name an earlier draw or roll; event {of} is not one")
+        if ("card" in event) == ("dice" in event):
+            raise _Bad("a correction gives either the 'card' or the 'dice' that were really turned up")
+        if "card" in event:
+            f.text("card")
+        else:
+            _dice(event["dice"])
+        if "by" in event:
+            f.text("by")
     elif kind == "undo":
         of = event["of"]
         if type(of) is not int or not 1 <= of < number:

@@ -80,11 +80,74 @@ class SeededSource(SourceBase):
         return tuple(stream.die(request.sides) for _ in range(request.count))
 
 
+# Where a game's cards and dice come from: (cards from the player's table, dice from it).
+SOURCES = {"seeded": (False, False), "physical": (True, True), "physical cards": (True, False), "physical dice": (False, True)}
+
+
 def make_source(header: dict[str, Any], game: Game, variants: dict[str, str]) -> SeededSource:
+    """What the seed answers: everything in a seeded game, and what does not come from the
+    table in a game played with the player's own cards or dice."""
     kind = header.get("source", "seeded")
-    if kind != "seeded":
+    if kind not in SOURCES:
         raise LogError(f"draws from the source '{kind}' cannot be played or replayed by this version")
     return SeededSource(header["seed"], game, variants)
+
+
+class Table:
+    """The player's own table: which of cards and dice come from it, and every card and
+    roll entered there so far, by place. A place the rules ask for again (after an undo)
+    gets the card already turned up there; a turn's dice stay rolled."""
+
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+        self.cards, self.dice = SOURCES[kind]
+        self.known: dict[tuple, Any] = {}
+        self.deals: dict[str, int] = {}  # the last shuffle of each pile the player was asked about
+
+    def physical(self, request: Draw | Roll) -> bool:
+        return self.cards if isinstance(request, Draw) else self.dice
+
+    @staticmethod
+    def place(request: Draw | Roll) -> tuple:
+        if isinstance(request, Draw):
+            return ("card", request.pile, request.deal, request.slot)
+        return ("roll", request.index)
+
+    def remembered(self, request: Draw | Roll) -> Any:
+        """The card or roll already entered for this place, if it can still be there."""
+        value = self.known.get(self.place(request))
+        if isinstance(request, Draw) and value not in request.options:
+            return None
+        return value
+
+    def remember(self, request: Draw | Roll, value: Any) -> None:
+        self.known[self.place(request)] = value
+
+    def shuffles(self, request: Draw) -> bool:
+        """Whether this draw is the first from a new shuffle of its pile (the table must be
+        set up again: Carddom's Joker character, say)."""
+        last = self.deals.get(request.pile)
+        self.deals[request.pile] = max(request.deal, last if last is not None else request.deal)
+        return last is not None and request.deal > last
+
+
+def table_of(header: dict[str, Any]) -> Table | None:
+    kind = header.get("source", "seeded")
+    return Table(kind) if kind in SOURCES and kind != "seeded" else None
+
+
+@dataclass(frozen=True)
+class Correction:
+    """The player entered the wrong card or roll: ``value`` is the one really turned up."""
+
+    value: Any
+
+
+def corrected_event(original: dict[str, Any], correction: dict[str, Any]) -> dict[str, Any]:
+    """A correction read as the draw or roll it stands for: the place of the event it
+    replaces, the card or dice it gives, and its own number."""
+    value = {"card": correction["card"]} if "card" in correction else {"dice": correction["dice"]}
+    return {**original, **value, "n": correction["n"], "at": correction.get("at", "")}
 
 
 class LogSource:
@@ -94,8 +157,12 @@ class LogSource:
 
     name = "log"
 
-    def __init__(self, seeded: SeededSource | None) -> None:
+    def __init__(self, seeded: SeededSource | None, table: Table | None = None) -> None:
         self.seeded = seeded
+        self.table = table
+
+    def _seeded(self, request: Draw | Roll) -> SeededSource | None:
+        return None if self.table is not None and self.table.physical(request) else self.seeded
 
     def draw_of(self, request: Draw, event: dict[str, Any]) -> str:
         card = event["card"]
@@ -105,8 +172,9 @@ class LogSource:
                 f"the log draws {card} to {event['to']} (deal {event['deal']}, place {event['slot']}), "
                 f"but the game draws to {request.to} (deal {request.deal}, place {request.slot}) here"
             )
-        if self.seeded is not None:
-            expected = self.seeded.draw(request)
+        seeded = self._seeded(request)
+        if seeded is not None:
+            expected = seeded.draw(request)
             if card != expected:
                 raise RuleError(
                     f"the log draws {card} to {event['to']} (deal {event['deal']}, place {event['slot']}), "
@@ -122,8 +190,9 @@ class LogSource:
             raise RuleError(f"the log has roll {event['index']} here, but the game makes roll {request.index}")
         if len(dice) != request.count or any(type(d) is not int or not 1 <= d <= request.sides for d in dice):
             raise RuleError(f"the log rolls {list(dice)}, not {request.count} dice of {request.sides} sides")
-        if self.seeded is not None:
-            expected = self.seeded.roll(request)
+        seeded = self._seeded(request)
+        if seeded is not None:
+            expected = seeded.roll(request)
             if dice != expected:
                 raise RuleError(f"the log rolls {list(dice)}, but the seed rolls {list(expected)}")
         return dice
@@ -192,6 +261,8 @@ class Step:
     move: Move | None = None
     undone: bool = False
     words: str = ""  # a decision's move in the rules' words (not the log's)
+    corrected: bool = False  # a draw or roll a later correction replaced (or one that followed it)
+    corrects: int | None = None  # for a correction: the event it replaces (its event reads as a draw or roll)
 
     @property
     def kind(self) -> str:
@@ -213,6 +284,11 @@ class Walk:
     decisions: int = 0  # decisions standing (undone ones are not counted)
     words: dict[int, str] = field(default_factory=dict)  # decision n -> the rules' words for its move
     notes: list[str] = field(default_factory=list)  # where the log's words are not the rules' words
+    table: "Table | None" = None  # a game played with the player's own cards or dice: what they entered
+    # The draws and rolls since the last standing decision, (n, state before, request): a
+    # correction rewinds to one of them. Kept for each standing decision, for after an undo.
+    rewind: list[tuple[int, Any, Any]] = field(default_factory=list)
+    rewinds: dict[int, list] = field(default_factory=dict)
 
 
 def _event_line(event: dict[str, Any]) -> int:
@@ -240,29 +316,40 @@ def walk(
     on_step: Callable[[Step], None] | None = None,
     resumable: bool = False,
 ) -> Walk:
-    """Re-run a log from its header, checking every draw, decision, undo and the end.
+    """Re-run a log from its header, checking every draw, decision, undo, correction and the end.
 
     Raises ReplayMismatch naming the first line that differs. A log that stops early
     (an unfinished session) walks fine: the result is the state to continue from. With
     ``keep_steps`` every step keeps snapshots of the state before and after it. With
-    ``resumable`` the walk keeps the state before every standing decision, so that a
-    resumed session can undo them; otherwise only the decisions an undo takes back are
-    kept (replay needs no more).
+    ``resumable`` the walk keeps the state before every standing decision (and, at a real
+    table, before every draw since the last one), so that a resumed session can undo and
+    correct; otherwise only what an undo or a correction in the log takes back is kept.
     """
     game, variants = open_game(log)
-    source = LogSource(make_source(log.header, game, variants))
+    table = table_of(log.header)
+    source = LogSource(make_source(log.header, game, variants), table)
     where = str(log.path) if log.path else "log"
     state = game.new_state(variants)
-    w = Walk(game=game, variants=variants, state=state)
+    w = Walk(game=game, variants=variants, state=state, table=table)
     snapshot = state.clone() if keep_steps else None
     taken_back = {e.get("of") for e in log.events if e["event"] == "undo"}
+    replaced = {e.get("of") for e in log.events if e["event"] == "correction"}
+    by_n: dict[int, dict[str, Any]] = {}
+    rewinding = table is not None and resumable
 
     def fail(event: dict[str, Any], why: str) -> ReplayMismatch:
         return ReplayMismatch(f"{where}: line {_event_line(event)}: {why}")
 
+    def answer(request: Draw | Roll, event: dict[str, Any]) -> Any:
+        try:
+            return source.draw_of(request, event) if isinstance(request, Draw) else source.roll_of(request, event)
+        except RuleError as e:
+            raise fail(event, str(e)) from None
+
     for event in log.events:
         kind = event["event"]
-        move, words = None, ""
+        n = event["n"]
+        move, words, corrects, shown = None, "", None, event
         if w.outcome is not None and kind != "journal":
             raise fail(event, f"a {kind} event after the end of the game")
         if kind == "draw" or kind == "roll":
@@ -272,47 +359,75 @@ def walk(
             if (kind == "draw") != isinstance(request, Draw):
                 raise fail(event, "the game rolls dice here, but the log has a card" if kind == "draw"
                            else "the game draws a card here, but the log has dice")
+            value = answer(request, event)
+            before = state.clone() if rewinding or n in replaced else None
             try:
-                outcome = source.draw_of(request, event) if kind == "draw" else source.roll_of(request, event)  # type: ignore[arg-type]
-                state.resolve(outcome)
+                state.resolve(value)
             except RuleError as e:
                 raise fail(event, str(e)) from None
+            if table is not None:
+                table.remember(request, value)
+                w.rewind.append((n, before, request))
+        elif kind == "correction":
+            target = next((entry for entry in w.rewind if entry[0] == event["of"]), None)
+            if target is None:
+                raise fail(event, f"a correction of event {event['of']}, which is not a card or roll entered since the last move")
+            start, before, request = target
+            if table is None or not table.physical(request):
+                raise fail(event, "a correction of a card or roll that did not come from the player's table")
+            corrects = start
+            shown = corrected_event(by_n[start], event)
+            value = answer(request, shown)
+            state = before.clone()
+            try:
+                state.resolve(value)
+            except RuleError as e:
+                raise fail(event, str(e)) from None
+            table.remember(request, value)
+            w.rewind[w.rewind.index(target):] = [(n, before, request)]
+            if keep_steps:
+                for step in w.steps:
+                    if step.n >= start and step.kind in ("draw", "roll") and not step.undone:
+                        step.corrected = True
         elif kind == "decision":
             if state.chance() is not None:
                 raise fail(event, "a decision where the game still has a card to draw")
             key = str(event["action"])
-            before = state.clone() if resumable or event["n"] in taken_back else state
+            before = state.clone() if resumable or n in taken_back else state
             try:
                 move = game.parse(key)
                 words = _words(state, move)
                 state.apply(move)  # every game's apply() checks the move against the rules first
             except RuleError as e:
                 raise fail(event, f"'{key}' is not a legal move at this point: {e}") from None
-            w.words[event["n"]] = words
+            w.words[n] = words
             if "text" in event and event["text"] != words:
                 w.notes.append(f"line {_event_line(event)}: the log's words for '{key}' are not the rules' words")
-            w.history.append((event["n"], before))  # without a snapshot: no undo will ask for it
+            w.history.append((n, before))  # without a snapshot: no undo will ask for it
+            w.rewinds[n], w.rewind = w.rewind, []
             w.decisions += 1
         elif kind == "undo":
             if not w.history:
                 raise fail(event, "an undo with no decision to take back")
-            n, before = w.history.pop()
-            if event["of"] != n:
-                raise fail(event, f"the undo names decision {event['of']}, but the last decision standing is {n}")
+            last, before = w.history.pop()
+            if event["of"] != last:
+                raise fail(event, f"the undo names decision {event['of']}, but the last decision standing is {last}")
             state = before
+            w.rewind = w.rewinds.pop(last)
             w.decisions -= 1
             if keep_steps:
                 for step in w.steps:
-                    if step.n >= n and not step.undone and step.kind in ("decision", "draw", "roll"):
+                    if step.n >= last and not step.undone and step.kind in ("decision", "draw", "roll"):
                         step.undone = True
         elif kind == "end":
             w.outcome = _check_end(event, state, fail)
             if event.get("reason", w.outcome.reason) != w.outcome.reason:
                 w.notes.append(f"line {_event_line(event)}: the log's sentence for the end is not the rules' sentence")
         w.state = state
+        by_n[n] = shown  # a correction, as the draw or roll it stands for
         if keep_steps or on_step:
             after = state.clone() if keep_steps else state
-            step = Step(event, after, snapshot, move, words=words)
+            step = Step(shown, after, snapshot, move, words=words, corrects=corrects)
             if keep_steps:
                 snapshot = after
                 w.steps.append(step)
@@ -364,6 +479,16 @@ class Driver(Protocol):
 
     def after_draw(self, session: "Session", event: dict[str, Any]) -> None: ...
 
+    def enter(self, session: "Session", request: Draw | Roll) -> "Any | Correction":
+        """At a real table: the card or dice the player turned up for ``request`` (valid
+        for it), or a Correction of the last one entered."""
+        ...
+
+    def check_end(self, session: "Session") -> "Correction | None":
+        """At a real table, when the card just entered ends the game: a Correction if it
+        was entered wrong, else None."""
+        ...
+
     def after_decision(self, session: "Session", event: dict[str, Any], before: State, move: Move) -> None: ...
 
     def after_end(self, session: "Session") -> None: ...
@@ -373,11 +498,13 @@ class Driver(Protocol):
 
 @dataclass(frozen=True)
 class Command:
-    """A choice that is not a move: ``journal`` (with text), ``undo``, ``quit``, ``abandon``."""
+    """A choice that is not a move: ``journal`` (with text), ``undo``, ``quit``, ``abandon``,
+    ``correct`` (``value``: the card or dice really turned up at a real table)."""
 
     name: str
     text: str = ""
     prompt: str | None = None
+    value: Any = None
 
 
 Choice = Action | Command
@@ -395,11 +522,14 @@ class Session:
         self.log = writer.log
         self.source: Source = make_source(self.log.header, game, variants)
         if walk_ is None:
-            walk_ = Walk(game=game, variants=variants, state=game.new_state(variants))
+            walk_ = Walk(game=game, variants=variants, state=game.new_state(variants), table=table_of(self.log.header))
         self.state: State = walk_.state
         self.history = walk_.history
         self.decisions = walk_.decisions
         self.outcome: Outcome | None = walk_.outcome
+        self.table = walk_.table  # the player's own cards or dice, if they come from a real table
+        self.rewind = walk_.rewind
+        self.rewinds = walk_.rewinds
 
     @property
     def seed(self) -> str:
@@ -412,12 +542,15 @@ class Session:
     # -- starting -----------------------------------------------------------------------
 
     @classmethod
-    def new(cls, game: Game, variants: dict[str, str], seed: str, path: Path, mode: str = "player") -> "Session":
+    def new(
+        cls, game: Game, variants: dict[str, str], seed: str, path: Path, mode: str = "player", source: str = "seeded"
+    ) -> "Session":
+        """A new game; ``source`` says where its cards and dice come from (see SOURCES)."""
         header = {
             "game": game.name,
             "variants": variants,
             "seed": seed,
-            "source": "seeded",
+            "source": source,
             "version": __version__,
             "started": now(),
             "mode": mode,
@@ -437,26 +570,89 @@ class Session:
         return self.outcome is not None
 
     def advance(self, driver: Driver | None = None) -> None:
-        """Resolve every pending draw or roll, logging each, then note the end if reached."""
+        """Resolve every pending draw or roll, logging each, then note the end if reached.
+        At a real table the player enters what was turned up (a place already turned up
+        is not asked again), and may correct the last card or roll entered."""
         while self.outcome is None:
             request = self.state.chance()
             if request is None:
                 break
-            result = self.source.resolve(request)
+            physical = self.table is not None and self.table.physical(request)
+            if physical:
+                result = self.table.remembered(request)  # type: ignore[union-attr]
+                if result is None:
+                    if driver is None:
+                        raise RuleError("the cards and dice come from the player's table: someone must enter them")
+                    entered = driver.enter(self, request)
+                    if isinstance(entered, Correction):
+                        self.correct(entered.value, driver)
+                        continue
+                    result = entered
+            else:
+                result = self.source.resolve(request)
             after = self.state.clone()
             after.resolve(result)  # a card the rules refuse raises here, before anything is written
+            by = {"by": "player"} if physical else {}
             if isinstance(request, Draw):
                 pile = {"pile": request.pile} if request.pile != "deck" else {}
                 event = self.writer.append(
-                    "draw", card=result, to=request.to, deal=request.deal, slot=request.slot, **pile
+                    "draw", card=result, to=request.to, deal=request.deal, slot=request.slot, **pile, **by
                 )
             else:
-                event = self.writer.append("roll", dice=list(result), index=request.index)
+                event = self.writer.append("roll", dice=list(result), index=request.index, **by)
+            if self.table is not None:
+                if physical:
+                    self.table.remember(request, result)
+                self.rewind.append((event["n"], self.state, request))
             self.state = after
             if driver is not None:
                 driver.after_draw(self, event)
+            if physical and after.outcome is not None and driver is not None:
+                # The card just entered ends the game: make sure it was the right one.
+                fix = driver.check_end(self)
+                if fix is not None:
+                    self.correct(fix.value, driver)
         if self.outcome is None and self.state.outcome is not None:
             self._finish(self.state.outcome)
+
+    def can_correct(self) -> bool:
+        """Whether a card or roll entered at the table since the last move can be corrected."""
+        return self.outcome is None and self._correctable() is not None
+
+    def _correctable(self) -> tuple[int, Any, Any] | None:
+        for entry in reversed(self.rewind):
+            if self.table is not None and self.table.physical(entry[2]):
+                return entry
+        return None
+
+    def correctable_request(self) -> Draw | Roll | None:
+        """The request of the card or roll a correction would replace."""
+        entry = self._correctable()
+        return entry[2] if entry else None
+
+    def correct(self, value: Any, driver: Driver | None = None) -> dict[str, Any]:
+        """Replace the last card or roll entered at the table since the last move with
+        ``value`` (RuleError if there is none, or if the rules refuse it there: then nothing
+        is written). The game goes on from there: what the seed answered after it is
+        answered again. Returns the correction's event."""
+        target = self._correctable() if self.outcome is None else None
+        if target is None:
+            raise RuleError("there is no card or roll entered since the last move to correct: undo the move first")
+        start, before, request = target
+        after = before.clone()
+        after.resolve(tuple(value) if isinstance(request, Roll) else value)
+        fix = {"dice": list(value)} if isinstance(request, Roll) else {"card": value}
+        event = self.writer.append("correction", of=start, **fix, by="player")
+        self.table.remember(request, tuple(value) if isinstance(request, Roll) else value)  # type: ignore[union-attr]
+        self.rewind[self.rewind.index(target):] = [(event["n"], before, request)]
+        self.state = after
+        if driver is not None:
+            original = next(e for e in self.log.events if e["n"] == start)
+            while original["event"] == "correction":  # a correction of a correction: the first event's place
+                original = next(e for e in self.log.events if e["n"] == original["of"])
+            driver.after_draw(self, corrected_event(original, event))
+        self.advance(driver)
+        return event
 
     def _finish(self, outcome: Outcome) -> None:
         self.writer.append("end", **outcome.as_dict())
@@ -482,6 +678,8 @@ class Session:
             fields["by"] = by
         event = self.writer.append("decision", **fields)
         self.history.append((event["n"], before))
+        if self.table is not None:
+            self.rewinds[event["n"]], self.rewind = self.rewind, []
         self.state = after
         self.decisions += 1
         if driver is not None:
@@ -499,6 +697,8 @@ class Session:
         self.writer.append("undo", of=n)
         self.history.pop()
         self.state = before
+        if self.table is not None:
+            self.rewind = self.rewinds.pop(n, [])
         self.decisions -= 1
         return self.log.events[n - 1]
 
@@ -529,6 +729,8 @@ class Session:
                     self.journal(choice.text, choice.prompt)
             elif choice.name == "undo":
                 self.undo()
+            elif choice.name == "correct":
+                self.correct(choice.value, driver)
             elif choice.name == "abandon":
                 self.abandon()
             elif choice.name == "quit":
@@ -543,6 +745,6 @@ class Session:
 
 
 __all__ = [
-    "AutoPlayer", "Choice", "Command", "Driver", "Hint", "LogSource", "ReplayMismatch", "SaveAndQuit",
+    "AutoPlayer", "Choice", "Command", "Correction", "Driver", "Hint", "LogSource", "ReplayMismatch", "SaveAndQuit",
     "SeededSource", "Session", "Source", "SourceBase", "Step", "Walk", "make_source", "simulate", "walk",
 ]
