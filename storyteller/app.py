@@ -59,6 +59,13 @@ def guarded(func: Callable[..., int | None], *args: Any, **kwargs: Any) -> int:
         return EXIT_ERROR
 
 
+# Where a game's cards and dice came from, in words (the log header's "source").
+TABLE_WORDS = {
+    "physical": "cards and dice from a real table",
+    "physical cards": "cards from a real table",
+    "physical dice": "dice from a real table",
+}
+
 # -- options --------------------------------------------------------------------------
 
 
@@ -87,13 +94,34 @@ def load_seed(seed: str | None) -> str:
         raise UserError(f"bad --seed: {e}", EXIT_USAGE) from None
 
 
-def make_driver(game: Game, seed: str, auto: str | None, answers: Path | None, plain: bool):
+def load_source(game: Game, physical: bool, extra: Sequence[str]) -> str:
+    """Where the cards and dice come from: ``--physical`` (all from the player's table),
+    ``--physical cards`` or ``--physical dice`` (the rest from the seed)."""
+    if extra and not physical:
+        raise UserError(f"unexpected argument '{extra[0]}'", EXIT_USAGE)
+    if not physical:
+        return "seeded"
+    if len(extra) > 1 or extra and extra[0] not in ("cards", "dice"):
+        raise UserError(f"--physical takes nothing, 'cards' or 'dice' (not '{' '.join(extra)}')", EXIT_USAGE)
+    if not game.dice:
+        if extra == ["dice"]:
+            raise UserError(f"{game.title} uses no dice: play it with --physical (your own cards)", EXIT_USAGE)
+        return "physical cards"
+    return {"cards": "physical cards", "dice": "physical dice"}.get(extra[0] if extra else "", "physical")
+
+
+def make_driver(game: Game, seed: str, auto: str | None, answers: Path | None, plain: bool, source: str = "seeded"):
     """The decision maker: a policy, a script, or the player at a terminal."""
     from storyteller import drivers
     from storyteller.session import AutoPlayer
 
     if auto and answers:
         raise UserError("choose either --auto or --answers, not both", EXIT_USAGE)
+    if auto and source != "seeded":
+        raise UserError(
+            "--auto cannot turn up your own cards or roll your dice: play at a real table yourself, or with --answers FILE",
+            EXIT_USAGE,
+        )
     if auto:
         if auto not in ("random", "greedy"):
             raise UserError(f"--auto takes 'random' or 'greedy' (not '{auto}')", EXIT_USAGE)
@@ -108,6 +136,11 @@ def make_driver(game: Game, seed: str, auto: str | None, answers: Path | None, p
         except UnicodeDecodeError:
             raise UserError(f"{answers}: the answers file is not text", EXIT_USAGE) from None
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        if source != "seeded":
+            raise UserError(
+                "a game at a real table needs a terminal to ask what you turned up; without one use --answers FILE",
+                EXIT_USAGE,
+            )
         raise UserError(
             "play needs a terminal to ask you questions; without one use --auto random or --answers FILE",
             EXIT_USAGE,
@@ -128,16 +161,19 @@ def play(
     auto: str | None = None,
     answers: Path | None = None,
     plain: bool = False,
+    physical: bool = False,
+    extra: Sequence[str] = (),
 ) -> int:
     from storyteller.session import Session
 
     game = load_game(name)
     chosen = load_variants(game, variants)
+    source = load_source(game, physical, extra)
     seed_text = load_seed(seed)
-    driver = make_driver(game, seed_text, auto, answers, plain)
+    driver = make_driver(game, seed_text, auto, answers, plain, source)
     path = log if log is not None else store.new_log_path(game.name, seed_text)
     mode = f"auto {auto}" if auto else "answers" if answers else "player"
-    session = Session.new(game, chosen, seed_text, path, mode=mode)
+    session = Session.new(game, chosen, seed_text, path, mode=mode, source=source)
     driver.begin(session, resumed=False)
     return _drive(session, driver)
 
@@ -199,7 +235,7 @@ def resume(
             f"export it with: {command('storyteller', 'export', path, '--story')}"
         )
     game = load_game(log.game)
-    driver = make_driver(game, log.seed, auto, answers, plain)
+    driver = make_driver(game, log.seed, auto, answers, plain, str(log.header.get("source", "seeded")))
     session = Session.resume(log, repair=repair)
     driver.begin(session, resumed=True)
     return _drive(session, driver)
@@ -262,10 +298,14 @@ def replay(path: Path, show: bool = False, plain: bool = False) -> int:
     else:
         score = f", score {w.outcome.score}" if w.outcome.score is not None else ""
         status = f"{w.outcome.result}{score}: every draw and the outcome match"
+    source = str(log.header.get("source", "seeded"))
+    origin = f"seed {log.seed}" if source == "seeded" else TABLE_WORDS[source]
     say(
-        f"OK {path}: {w.game.title}, seed {log.seed}, {plural(len(log.events), 'event')} "
+        f"OK {path}: {w.game.title}, {origin}, {plural(len(log.events), 'event')} "
         f"({plural(draws, 'draw')}, {plural(w.decisions, 'decision')}, {undos} undone) - {status}"
     )
+    if source != "seeded":
+        say(f"  {TABLE_WORDS[source].capitalize()}: checked against the rules, not against a shuffle.")
     from storyteller.stories import prompt_notes
 
     notes = w.notes + prompt_notes(registry.get(w.game.name).teller, log)
@@ -330,9 +370,15 @@ def list_games() -> int:
     return 0
 
 
-def rules(name: str) -> int:
-    load_game(name)
-    text = registry.get(name).rules_markdown()
+def rules(name: str, setup: bool = False) -> int:
+    game = load_game(name)
+    if setup:
+        teller = registry.get(name).teller
+        parts = [f"# Setting up {game.title} at a real table", teller.setup("start", game.parse_variants([]))]
+        parts += [teller.setup(moment, game.parse_variants([])) for moment in teller.moments() if moment != "start"]
+        text = "\n\n".join(p for p in parts if p) + "\n"
+    else:
+        text = registry.get(name).rules_markdown()
     if sys.stdout.isatty():
         from rich.console import Console
         from rich.markdown import Markdown

@@ -28,6 +28,10 @@ VARIANT_HELP = "A rule variant, NAME=VALUE or a flag NAME (see 'storyteller game
 LOG_HELP = "Where to write the event log (default: a new file in your storyteller data folder)."
 AUTO_HELP = "Play without prompts: 'random' (choices from the seed) or 'greedy' (the hint policy, where the game has one)."
 ANSWERS_HELP = "Play from a file of scripted answers, one per line (see the README)."
+PHYSICAL_HELP = (
+    "Play with your own cards and dice at a real table: --physical, or --physical cards / "
+    "--physical dice for one of them (the rest from the seed)."
+)
 
 
 def _version(value: bool) -> None:
@@ -51,8 +55,9 @@ def _run(func, *args, **kwargs) -> None:
         raise typer.Exit(code)
 
 
-@app.command()
+@app.command(context_settings={"allow_extra_args": True})
 def play(
+    ctx: typer.Context,
     game: str = typer.Argument(..., help="The game to play (see 'storyteller games')."),
     seed: Optional[str] = typer.Option(None, "--seed", help=SEED_HELP),
     variant: List[str] = typer.Option([], "--variant", "-v", help=VARIANT_HELP),
@@ -60,11 +65,13 @@ def play(
     auto: Optional[str] = typer.Option(None, "--auto", help=AUTO_HELP),
     answers: Optional[Path] = typer.Option(None, "--answers", help=ANSWERS_HELP),
     plain: bool = typer.Option(False, "--plain", help="No colours or card symbols."),
+    physical: bool = typer.Option(False, "--physical", help=PHYSICAL_HELP),
 ) -> None:
     """Start a new game, guided step by step, with a journal."""
     from storyteller import app as core
 
-    _run(core.play, game, seed=seed, variants=variant, log=log, auto=auto, answers=answers, plain=plain)
+    _run(core.play, game, seed=seed, variants=variant, log=log, auto=auto, answers=answers, plain=plain,
+         physical=physical, extra=list(ctx.args))
 
 
 @app.command()
@@ -125,11 +132,14 @@ def games() -> None:
 
 
 @app.command()
-def rules(game: str = typer.Argument(..., help="The game whose rules to explain.")) -> None:
+def rules(
+    game: str = typer.Argument(..., help="The game whose rules to explain."),
+    setup: bool = typer.Option(False, "--setup", help="How to set up your own cards and dice for a game at a real table."),
+) -> None:
     """Explain a game's rules."""
     from storyteller import app as core
 
-    _run(core.rules, game)
+    _run(core.rules, game, setup=setup)
 
 
 SYMBOLS = "\u263e\u2600\u2248\u2766\u00a7\u2318\u2663\u2665\u2660\u2666\u2014"  # suits, piquet, a dash

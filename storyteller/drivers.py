@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import Any
 
 from storyteller import registry
-from storyteller.engine import Move, RuleError, State
+from storyteller.engine import Draw, Move, Roll, RuleError, State
 from storyteller.log import JOURNAL
-from storyteller.session import AutoPlayer, Command, Session
+from storyteller.session import AutoPlayer, Command, Correction, Session
 from storyteller.stories import LAST_WORD, Teller
 from storyteller.words import clean
 
@@ -33,6 +33,49 @@ def teller_of(session: Session) -> Teller:
     return registry.get(session.game.name).teller
 
 
+def table_deck(session: Session):
+    """The cards of this game at a real table (to read what the player types)."""
+    from storyteller.table import TableDeck
+
+    game = registry.get(session.game.name)
+    return TableDeck.of(game.rules, session.variants, game.prompt_data)
+
+
+def read_entry(session: Session, request: Draw | Roll, text: str, places: dict[str, list[str]] | None = None) -> Any:
+    """The card or dice that ``text`` names for ``request`` (ValueError with the reason when
+    it cannot be there). ``places``: the table to check a card against (default: now)."""
+    from storyteller.table import parse_dice
+
+    if isinstance(request, Roll):
+        return parse_dice(text, request.count, request.sides)
+    return table_deck(session).read(text, request, session.state.places() if places is None else places)
+
+
+def read_correction(session: Session, text: str) -> Any:
+    """What ``text`` says was really turned up, for the last card or roll entered (ValueError
+    if there is none, or if it cannot be there)."""
+    target = session.correction_target()
+    if target is None:
+        raise ValueError("there is no card or roll entered since the last move to correct: undo the move first")
+    request, before = target
+    if isinstance(request, Roll) and text.lower().startswith("roll "):
+        text = text[5:]
+    return read_entry(session, request, text, before.places())
+
+
+def setup_words(session: Session, request: Draw | Roll, said: set[str]) -> str | None:
+    """What to do at the real table before this card or roll, if the rules have reached a
+    moment with setup words: a reshuffle every time, any other moment the first time it
+    comes in this sitting (``said`` holds those already told)."""
+    tell = teller_of(session)
+    moment = tell.moment(request, session.state)
+    if moment is None or moment in said:
+        return None
+    if moment != "reshuffle":
+        said.add(moment)
+    return tell.setup(moment, session.variants)
+
+
 def why_illegal(session: Session, key: str) -> str:
     """The rule that forbids ``key`` now, in words."""
     probe = session.state.clone()
@@ -43,14 +86,28 @@ def why_illegal(session: Session, key: str) -> str:
     return "it is not a legal move now"
 
 
+OWN = {"physical": "your own cards and dice", "physical cards": "your own cards", "physical dice": "your own dice"}
+
+
 class _Narrating:
     """Shared plain-text narration for the drivers that run without prompts."""
 
     def begin(self, session: Session, resumed: bool) -> None:
         verb = "Resuming" if resumed else "Playing"
         variants = session.game.describe_variants(session.variants)
-        _out(f"{verb} {session.game.title} ({variants}) with seed {session.seed}")
+        where = f"seed {session.seed}" if session.table is None else OWN[session.log.header["source"]]
+        _out(f"{verb} {session.game.title} ({variants}) with {where}")
         _out(f"Log: {session.path}")
+        if session.table is not None and not resumed:
+            words = teller_of(session).setup("start", session.variants)
+            if words:
+                _out(words)
+
+    def enter(self, session: Session, request: Draw | Roll) -> Any:
+        raise RuleError("this driver cannot turn up the player's own cards or roll their dice")
+
+    def check_end(self, session: Session) -> Correction | None:
+        return None
 
     def after_draw(self, session: Session, event: dict[str, Any]) -> None:
         tell = teller_of(session)
@@ -106,6 +163,7 @@ class AnswersDriver(_Narrating):
         self.lines = lines
         self.name = name
         self.pos = 0
+        self.said: set[str] = set()  # setup moments already told
 
     @classmethod
     def from_file(cls, path: Path) -> "AnswersDriver":
@@ -126,6 +184,42 @@ class AnswersDriver(_Narrating):
 
     def _peek(self) -> tuple[int, str] | None:
         return self.lines[self.pos] if self.pos < len(self.lines) else None
+
+    def enter(self, session: Session, request: Draw | Roll) -> Any:
+        """The next line says what was turned up: ``draw CARD`` or ``roll 3 5 6 1 2`` (or
+        ``correct ...`` for the card or roll entered before)."""
+        words = setup_words(session, request, self.said)
+        if words:
+            _out(words)
+        nxt = self._peek()
+        if nxt is None:
+            raise AnswersExhausted(f"{self.name}: the answers ran out before the game ended")
+        lineno, answer = nxt
+        verb, _, rest = answer.partition(" ")
+        verb = verb.lower()
+        want = "draw" if isinstance(request, Draw) else "roll"
+        if verb == "correct":
+            self.pos += 1
+            return Correction(self._read(lineno, answer, lambda: read_correction(session, rest.strip())))
+        if verb != want:
+            what = f"the card turned up for {request.to}: 'draw CARD'" if want == "draw" else "the dice rolled: 'roll 3 5 6 1 2'"
+            raise IllegalAnswer(f"{self.name} line {lineno}: '{answer}' is refused: the game needs {what}")
+        self.pos += 1
+        return self._read(lineno, answer, lambda: read_entry(session, request, rest.strip()))
+
+    def check_end(self, session: Session) -> Correction | None:
+        nxt = self._peek()
+        if nxt and nxt[1].lower().startswith("correct "):
+            self.pos += 1
+            rest = nxt[1].partition(" ")[2].strip()
+            return Correction(self._read(nxt[0], nxt[1], lambda: read_correction(session, rest)))
+        return None
+
+    def _read(self, lineno: int, answer: str, read) -> Any:
+        try:
+            return read()
+        except ValueError as e:
+            raise IllegalAnswer(f"{self.name} line {lineno}: '{answer}' is refused: {e}") from None
 
     def after_draw(self, session: Session, event: dict[str, Any]) -> None:
         super().after_draw(session, event)
@@ -156,6 +250,11 @@ class AnswersDriver(_Narrating):
             if low == "undo" and not session.can_undo():
                 raise IllegalAnswer(f"{self.name} line {lineno}: 'undo': there is no move to undo")
             return Command(low)
+        verb, _, rest = answer.partition(" ")
+        if verb.lower() == "correct":
+            return Command("correct", value=self._read(lineno, answer, lambda: read_correction(session, rest.strip())))
+        if verb.lower() in ("draw", "roll"):
+            raise IllegalAnswer(f"{self.name} line {lineno}: '{answer}' is refused: nothing is waiting to be turned up or rolled; the game waits for a move")
         legal = session.legal_actions()
         canonical = session.game.canonical(answer).lower()
         for action in legal:
@@ -175,6 +274,7 @@ class PlayerDriver:
     def __init__(self, terminal) -> None:
         self.term = terminal
         self.policy = None  # the hint's policy, made for this game at its start
+        self.said: set[str] = set()  # setup moments already told
 
     def begin(self, session: Session, resumed: bool) -> None:
         from storyteller.ui import play
@@ -191,6 +291,16 @@ class PlayerDriver:
         from storyteller.ui import play
 
         play.after_draw(self.term, session, event)
+
+    def enter(self, session: Session, request: Draw | Roll) -> Any:
+        from storyteller.ui import play
+
+        return play.enter(self.term, session, request, self.said)
+
+    def check_end(self, session: Session) -> Correction | None:
+        from storyteller.ui import play
+
+        return play.check_end(self.term, session)
 
     def after_decision(self, session: Session, event: dict[str, Any], before: State, move: Move) -> None:
         told = teller_of(session).after_decision(before, move, session.state)

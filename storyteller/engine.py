@@ -248,6 +248,7 @@ class Game:
     summary: str = ""
     variants: tuple[Variant, ...] = ()
     piles: tuple[str, ...] = ("deck",)  # the decks the game shuffles (see Draw.pile)
+    dice: bool = False  # whether the game rolls dice (see Roll)
     causes: Mapping[str, str] = {}  # every Outcome.cause the game gives, with what it means
     policies: Mapping[str, Callable[[], Policy]] = {}  # "greedy": a factory for a new policy
 

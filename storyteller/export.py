@@ -29,7 +29,7 @@ from storyteller import registry
 from storyteller.log import GameLog, sync_folder
 from storyteller.narrative import data_dir
 from storyteller.sandbox import SAFE_JINJA, environment_class, explain, generate, jinja_version, one_line
-from storyteller.session import Step, Walk, walk
+from storyteller.session import SOURCES, Step, Walk, walk
 from storyteller.stories import tell
 from storyteller.words import clean, command, join_and
 
@@ -58,12 +58,15 @@ def context(log: GameLog) -> dict[str, Any]:
     result = outcome.result if outcome else "unfinished"
     started = str(log.header.get("started", ""))
     specs = w.game.variant_specs(w.variants)
+    source = str(log.header.get("source", "seeded"))
+    cards, dice = SOURCES[source]
     meta = {
         "title": teller.title(story),
         "game": w.game.name,
         "game_title": w.game.title,
         "seed": log.seed,
-        "source": log.header.get("source", "seeded"),
+        "source": source,
+        "table": {"cards": cards, "dice": dice, "rolls": w.game.dice},  # what came from the player's own table
         "variants": w.variants,
         "variants_text": w.game.describe_variants(w.variants),
         "replay_options": "".join(" " + command("--variant", s) for s in specs),
@@ -114,7 +117,11 @@ def _step(teller, seed: str, w: Walk, step: Step, said: dict[int, str]) -> dict[
     the end's the rules' outcome: the log's own text is never shown."""
     e = step.event
     kind = step.kind
-    item: dict[str, Any] = {"n": e["n"], "kind": kind, "undone": step.undone}
+    item: dict[str, Any] = {
+        "n": e["n"], "kind": kind, "undone": step.undone, "corrected": step.corrected, "corrects": step.corrects,
+    }
+    if kind in ("draw", "roll"):
+        item["by"] = e.get("by")
     if kind == "draw":
         item["text"] = teller.draw_text(e)
         item["meaning"] = teller.meaning(e, seed, w.variants)

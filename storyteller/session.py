@@ -102,7 +102,6 @@ class Table:
         self.kind = kind
         self.cards, self.dice = SOURCES[kind]
         self.known: dict[tuple, Any] = {}
-        self.deals: dict[str, int] = {}  # the last shuffle of each pile the player was asked about
 
     def physical(self, request: Draw | Roll) -> bool:
         return self.cards if isinstance(request, Draw) else self.dice
@@ -122,13 +121,6 @@ class Table:
 
     def remember(self, request: Draw | Roll, value: Any) -> None:
         self.known[self.place(request)] = value
-
-    def shuffles(self, request: Draw) -> bool:
-        """Whether this draw is the first from a new shuffle of its pile (the table must be
-        set up again: Carddom's Joker character, say)."""
-        last = self.deals.get(request.pile)
-        self.deals[request.pile] = max(request.deal, last if last is not None else request.deal)
-        return last is not None and request.deal > last
 
 
 def table_of(header: dict[str, Any]) -> Table | None:
@@ -625,10 +617,11 @@ class Session:
                 return entry
         return None
 
-    def correctable_request(self) -> Draw | Roll | None:
-        """The request of the card or roll a correction would replace."""
-        entry = self._correctable()
-        return entry[2] if entry else None
+    def correction_target(self) -> tuple[Draw | Roll, State] | None:
+        """What a correction would replace: its request, and the state before it (the table
+        as it was when that card was turned up)."""
+        entry = self._correctable() if self.outcome is None else None
+        return (entry[2], entry[1]) if entry else None
 
     def correct(self, value: Any, driver: Driver | None = None) -> dict[str, Any]:
         """Replace the last card or roll entered at the table since the last move with

@@ -957,6 +957,7 @@ class Hexaract(Game):
     name = "hexaract"
     title = "Hexaract"
     piles = ("deck", "aces")
+    dice = True
     summary = "Roll five dice along a journey of Decktet cards and bring back all six suits (Decktet, 5d6, suit tokens)."
     variants = ()
     policies = {"greedy": HexaractGreedy}

@@ -100,6 +100,25 @@ class Teller:
         options = self.prompts.get("questions", {}).get(topic)
         return pick(options, self.name, topic, *key) if options else None
 
+    def setup(self, moment: str, variants: dict[str, str]) -> str | None:
+        """At a real table: what to do with the real cards at ``moment`` ("start", or
+        another moment of the game such as "reshuffle"), in the game's words."""
+        from storyteller.table import setup_text
+
+        return setup_text(self.prompts, moment, variants)
+
+    def moment(self, request: Any, state: Any) -> str | None:
+        """Which setup moment (see :meth:`setup`) the rules have reached when they ask for
+        ``request`` in ``state``, if any: the driver says those words before asking for the
+        card (a "reshuffle" every time, any other moment the first time it comes)."""
+        return None
+
+    def moments(self) -> list[str]:
+        """The moments this game has setup words for ("start" first)."""
+        from storyteller.table import setup_moments
+
+        return setup_moments(self.prompts)
+
     def after_decision(self, before: "State", move: "Move", after: "State") -> Told | None:
         """What a decision set off, told before the draws it brings, or None."""
         return None
@@ -132,7 +151,7 @@ def tell(teller: Teller, seed: str, walk: "Walk") -> dict[str, Any]:
                 opening.append(step.event["text"])
         elif kind == "end":
             ended = True
-        elif not step.undone and kind != "undo":
+        elif not step.undone and not step.corrected and kind != "undo":
             tale.step(step)
     return {**tale.finish(), "opening_journal": opening, "epilogue": epilogue}
 

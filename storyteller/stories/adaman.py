@@ -132,6 +132,10 @@ def _paragraphs(acts: list[dict[str, Any]]) -> list[dict[str, Any]]:
 class AdamanTeller(Teller):
     tale = AdamanTale
 
+    def moment(self, request: Any, state: Any) -> str | None:
+        # After a play the capital, then the resources, are dealt back up to five.
+        return "refill" if state.plays > 0 else None
+
     def draw_text(self, event: dict[str, Any]) -> str:
         place = _landing(event)
         if place == "excuse":

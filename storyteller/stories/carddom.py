@@ -181,6 +181,10 @@ class CarddomTeller(Teller):
         c = card(card_id)
         return f"{self.prompts['overlord_kind'][c.rank]} driven by {self.prompts['motivation'][c.suits[0]]}"
 
+    def moment(self, request: Any, state: Any) -> str | None:
+        # A Joker drawn as the character: all 34 cards are shuffled again.
+        return "reshuffle" if request.to == "character" and request.deal > 0 else None
+
     def meaning(self, event: dict[str, Any], seed: str, variants: dict[str, str]) -> str:
         """One sentence: what this draw means in the story."""
         card_id, to = event["card"], event["to"]

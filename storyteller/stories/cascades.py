@@ -13,6 +13,7 @@ from collections import Counter
 from typing import Any
 
 from storyteller import decktet
+from storyteller.engine import Draw
 from storyteller.games.cascades import RESERVE_NAMES, TIERS, CascadesState, Play, place_of, reserve_draw
 from storyteller.narrative import pick
 from storyteller.stories import Tale, Teller
@@ -145,6 +146,11 @@ class CascadesTale(Tale):
 
 class CascadesTeller(Teller):
     tale = CascadesTale
+
+    def moment(self, request: Any, state: Any) -> str | None:
+        # A reserve opens at the end of a pass: its top card is turned up.
+        found = reserve_draw(request.to, request.slot) if isinstance(request, Draw) else None
+        return "reserve" if found and found[1] else None
 
     def draw_text(self, event: dict[str, Any]) -> str:
         label = decktet.label(event["card"])

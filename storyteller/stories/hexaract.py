@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from storyteller import decktet
+from storyteller.engine import Roll
 from storyteller.decktet import SUITS
 from storyteller.games.hexaract import (
     ACE_REWARD,
@@ -252,6 +253,11 @@ class HexaractTale(Tale):
 
 class HexaractTeller(Teller):
     tale = HexaractTale
+
+    def moment(self, request: Any, state: Any) -> str | None:
+        if isinstance(request, Roll):
+            return "roll"
+        return "refill" if place_of(request.to) is not None and state.turn > 1 else None
 
     def draw_text(self, event: dict[str, Any]) -> str:
         if event["event"] == "roll":

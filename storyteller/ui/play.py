@@ -12,7 +12,8 @@ from rich.text import Text
 from rich.panel import Panel
 
 from storyteller import registry
-from storyteller.session import Command, Session
+from storyteller.engine import Draw, Roll
+from storyteller.session import Command, Correction, Session
 from storyteller.stories import LAST_WORD
 from storyteller.words import clean
 
@@ -32,6 +33,16 @@ def begin(term, session: Session, resumed: bool) -> None:
         entries = session.log.journal()
         if entries:
             term.print(Panel(Text(clean(entries[-1]["text"])), title="Your last journal entry", title_align="left"))
+    if session.table is not None:
+        tell = registry.get(game.name).teller
+        if resumed:
+            term.print(registry.get(game.name).view.table(session.state, term))
+            term.print(Panel("This is the table as storyteller knows it: check that your real table matches it.",
+                             title="At your table", title_align="left"))
+        else:
+            words = tell.setup("start", session.variants)
+            if words:
+                term.print(Panel(Text(clean(words)), title="Set up your table", title_align="left"))
 
 
 def choose(term, session: Session, policy=None):
@@ -48,6 +59,8 @@ def choose(term, session: Session, policy=None):
         choices.append(("Write a journal entry", "journal"))
         if session.can_undo():
             choices.append(("Undo the last move", "undo"))
+        if session.can_correct():
+            choices.append((_wrong_entry(session), "correct"))
         if policy is not None:
             choices.append(("Hint: what would the built-in player do?", "hint"))
         choices += [("Show the rules", "rules"), ("Save and quit", "quit"), ("Abandon this game", "abandon")]
@@ -59,7 +72,14 @@ def choose(term, session: Session, policy=None):
         elif picked == "undo":
             done = session.last_decision() or {}
             term.print(f"[dim]Taken back: {escape(clean(str(done.get('text', done.get('action', '')))))}[/dim]")
+            if session.table is not None:
+                term.print("[dim]Cards you turned up and dice you rolled stay where they are: "
+                           "storyteller will not ask for them again.[/dim]")
             return Command("undo")
+        elif picked == "correct":
+            fixed = ask_correction(term, session)
+            if fixed is not None:
+                return Command("correct", value=fixed)
         elif picked == "hint":
             hint = policy.choose(session.state)
             if hint:
@@ -111,3 +131,79 @@ def after_end(term, session: Session) -> None:
     text = term.text(LAST_WORD, instruction="(Enter to skip)")
     if text.strip():
         session.journal(text, LAST_WORD)
+
+
+# -- a real table ---------------------------------------------------------------------------
+
+
+def _wrong_entry(session: Session) -> str:
+    target = session.correction_target()
+    what = "card" if target and isinstance(target[0], Draw) else "roll"
+    return f"I entered the wrong {what}"
+
+
+def _ask(term, session: Session, request, places=None, allow_correction: bool = False):
+    """Ask for a card or a roll until the answer is one the rules allow there; returns it,
+    or Correction.value's marker "!" when the player wants to correct the last entry."""
+    from storyteller.drivers import read_entry, table_deck
+
+    def check(text: str):
+        text = text.strip()
+        if allow_correction and text == "!":
+            return True
+        try:
+            read_entry(session, request, text, places)
+        except ValueError as e:
+            return str(e)
+        return True
+
+    if isinstance(request, Roll):
+        message = f"What did you roll? ({request.count} dice, e.g. {' '.join(str(i % request.sides + 1) for i in range(request.count))})"
+        choices: list[str] = []
+    else:
+        message = f"Which card did you turn up ({request.to})?"
+        choices = [title for title, _ in table_deck(session).choices(request.options)]
+    if allow_correction:
+        message += " (! if you entered the last one wrong)"
+    text = term.autocomplete(message, choices, check).strip()
+    if allow_correction and text == "!":
+        return "!"
+    return read_entry(session, request, text, places)
+
+
+def enter(term, session: Session, request, said: set[str]):
+    """The card the player turned up, or the dice they rolled, for ``request``."""
+    from storyteller.drivers import setup_words
+
+    words = setup_words(session, request, said)
+    if words:
+        term.print(Panel(Text(clean(words)), title="At your table", title_align="left"))
+    while True:
+        got = _ask(term, session, request, allow_correction=session.can_correct())
+        if got != "!":
+            return got
+        fixed = ask_correction(term, session)
+        if fixed is not None:
+            return Correction(fixed)
+
+
+def ask_correction(term, session: Session):
+    """What was really turned up instead of the last card or roll entered (None to go back)."""
+    target = session.correction_target()
+    if target is None:
+        return None
+    request, before = target
+    term.print("[dim]Enter what you really turned up (it replaces the last entry; both stay in the log).[/dim]")
+    return _ask(term, session, request, places=before.places())
+
+
+def check_end(term, session: Session):
+    """The card just entered ends the game: a last chance to correct a typo."""
+    target = session.correction_target()
+    if target is None:
+        return None
+    what = "card" if isinstance(target[0], Draw) else "roll"
+    if term.confirm(f"That ends the game. Did you enter the {what} right?", default=True):
+        return None
+    fixed = ask_correction(term, session)
+    return Correction(fixed) if fixed is not None else None

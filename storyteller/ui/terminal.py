@@ -46,6 +46,12 @@ class Terminal:
         kwargs["validate"] = lambda typed: len(typed) <= limit or too_long
         return questionary.text(message, **kwargs).unsafe_ask() or ""
 
+    def autocomplete(self, message: str, choices: Sequence[str], validate) -> str:
+        """Free text with completion over ``choices``; ``validate(text)`` is True or why not."""
+        return questionary.autocomplete(
+            message, choices=list(choices), validate=validate, match_middle=True, ignore_case=True, **self._io
+        ).unsafe_ask() or ""
+
     def confirm(self, message: str, default: bool = True) -> bool:
         return bool(questionary.confirm(message, default=default, **self._io).unsafe_ask())
 
