@@ -99,7 +99,8 @@ class _Narrating:
         _out(f"{verb} {session.game.title} ({variants}) with {where}")
         _out(f"Log: {session.path}")
         if session.table is not None and not resumed:
-            words = teller_of(session).setup("start", session.variants)
+            moment = "roll" if session.log.header["source"] == "physical dice" else "start"
+            words = teller_of(session).setup(moment, session.variants)
             if words:
                 _out(words)
 

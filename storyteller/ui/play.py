@@ -36,11 +36,13 @@ def begin(term, session: Session, resumed: bool) -> None:
     if session.table is not None:
         tell = registry.get(game.name).teller
         if resumed:
-            term.print(registry.get(game.name).view.table(session.state, term))
-            term.print(Panel("This is the table as storyteller knows it: check that your real table matches it.",
+            term.print(Panel("Below is the table as storyteller knows it: check that your real table matches it.",
                              title="At your table", title_align="left"))
         else:
-            words = tell.setup("start", session.variants)
+            # With the player's own dice only, storyteller deals the cards: the words for the
+            # dice are all they need before the first roll.
+            moment = "roll" if session.log.header["source"] == "physical dice" else "start"
+            words = tell.setup(moment, session.variants)
             if words:
                 term.print(Panel(Text(clean(words)), title="Set up your table", title_align="left"))
 

@@ -48,6 +48,8 @@ class Terminal:
 
     def autocomplete(self, message: str, choices: Sequence[str], validate) -> str:
         """Free text with completion over ``choices``; ``validate(text)`` is True or why not."""
+        if not choices:  # nothing to complete (dice): plain text, checked the same way
+            return questionary.text(message, validate=validate, **self._io).unsafe_ask() or ""
         return questionary.autocomplete(
             message, choices=list(choices), validate=validate, match_middle=True, ignore_case=True, **self._io
         ).unsafe_ask() or ""
