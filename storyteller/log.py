@@ -357,7 +357,7 @@ def check_event(event: Any, n: int | None, earlier: Callable[[int], str | None] 
             about = event["about"]
             if type(about) is not int or not 1 <= about < number:
                 raise _Bad(f"'about' must be the number of an earlier draw or roll, not {_show(about)}")
-            if earlier is not None and earlier(about) not in ("draw", "roll"):
+            if earlier is not None and earlier(about) not in ("draw", "roll", "correction"):
                 raise _Bad(f"'about' must name an earlier draw or roll; event {about} is not one")
     elif kind == "correction":
         of = event["of"]

@@ -171,3 +171,15 @@ def test_a_physical_game_needs_a_terminal_or_answers_and_no_auto(cli, tmp_path):
 def test_rules_say_how_to_set_up_a_real_table(cli, game):
     r = cli("rules", game, "--setup")
     assert r.code == 0 and "Setting up" in r.out and "huffle" in r.out
+
+
+def test_a_journal_entry_about_a_corrected_card_answers_its_question(cli, tmp_path):
+    log = tmp_path / "fixed.jsonl"
+    script = write(tmp_path / "a.txt", "draw QH", "correct KH", "journal: A king, then.", "enter 1", "draw 7S", "quit")
+    r = cli("play", "carddom", "--physical", "--answers", script, "--log", log)
+    assert r.code == 0, r.err
+    entry = next(e for e in read_events(log)[1:] if e["event"] == "journal")
+    assert entry["about"] == 2 and entry["prompt"]  # the correction is the card it is about
+    replayed = cli("replay", log)
+    assert replayed.code == 0 and "note:" not in replayed.out
+    assert "A king, then." in cli("export", log, "--story").out

@@ -160,7 +160,14 @@ def prompt_notes(teller: Teller, log: Any) -> list[str]:
     """Where a journal entry claims to answer a question this game never asked: the
     question after a draw is the teller's question for that draw, the one after the end
     is :data:`LAST_WORD`; an entry written from the menu answers none."""
-    draws = {e["n"]: e for e in log.events if e["event"] in ("draw", "roll")}
+    from storyteller.session import corrected_event
+
+    draws: dict[int, dict[str, Any]] = {}
+    for e in log.events:
+        if e["event"] in ("draw", "roll"):
+            draws[e["n"]] = e
+        elif e["event"] == "correction" and e.get("of") in draws:  # a card turned up again, read as its draw
+            draws[e["n"]] = corrected_event(draws[e["of"]], e)
     notes = []
     for e in log.journal():
         prompt = e.get("prompt")
