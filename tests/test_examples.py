@@ -27,6 +27,9 @@ def test_there_are_examples_of_each_outcome():
     assert {("cascades", "won"), ("cascades", "lost")} <= outcomes
     for path in LOGS:
         assert len(read(path).journal()) >= 3, f"{path.name} needs journal entries"
+    sources = {(read(p).game, read(p).header["source"]) for p in LOGS}
+    assert {("carddom", "physical cards"), ("hexaract", "physical")} <= sources  # played at a real table
+    assert any(e["event"] == "correction" for p in LOGS for e in read(p).events)
 
 
 @pytest.mark.parametrize("path", LOGS, ids=lambda p: p.name)
