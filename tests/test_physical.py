@@ -183,3 +183,13 @@ def test_a_journal_entry_about_a_corrected_card_answers_its_question(cli, tmp_pa
     replayed = cli("replay", log)
     assert replayed.code == 0 and "note:" not in replayed.out
     assert "A king, then." in cli("export", log, "--story").out
+
+
+def test_dice_already_rolled_stay_rolled_after_an_undo(cli, tmp_path):
+    log = tmp_path / "dice-undo.jsonl"
+    script = write(tmp_path / "a.txt", "roll 3 5 6 1 2", "done", "roll 1 1 1 1 1", "undo", "done", "quit")
+    r = cli("play", "hexaract", "--physical", "dice", "--seed", "2", "--answers", script, "--log", log)
+    assert r.code == 0, r.err
+    rolls = [e["dice"] for e in read_events(log)[1:] if e["event"] == "roll"]
+    assert rolls == [[3, 5, 6, 1, 2], [1, 1, 1, 1, 1], [1, 1, 1, 1, 1]]  # the second turn's dice were not asked again
+    assert cli("replay", log).code == 0
