@@ -142,6 +142,19 @@ def rules(
     _run(core.rules, game, setup=setup)
 
 
+@app.command()
+def stats(
+    game: Optional[str] = typer.Argument(None, help="Only this game (default: every game)."),
+    variant: List[str] = typer.Option([], "--variant", "-v", help="Only games played with these variants (with GAME)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the figures as JSON."),
+    plain: bool = typer.Option(False, "--plain", help="No colours or symbols."),
+) -> None:
+    """How your games went: played, won, lost, win rate, streaks, scores, words written."""
+    from storyteller import stats as core
+
+    _run(core.run, game, variant, as_json=as_json, plain=plain)
+
+
 SYMBOLS = "\u263e\u2600\u2248\u2766\u00a7\u2318\u2663\u2665\u2660\u2666\u2014"  # suits, piquet, a dash
 
 

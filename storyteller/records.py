@@ -1,0 +1,129 @@
+"""One record per saved game, for statistics and the vault: game, variants, source, start,
+result, score and the words written in its journal.
+
+A record takes the whole log to make (the journal's words), so records are kept in a small
+cache beside the logs (``.records.json`` in the sessions folder), keyed by each file's
+size and modification time: a folder of thousands of logs is read in full once, and after
+that only the logs that changed are read again. The cache is a convenience: if it cannot
+be read or written, records are made from the logs as if it were not there.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from storyteller.log import LogError, TruncatedLog, iter_logs, read
+
+CACHE = ".records.json"
+VERSION = 1  # of the cache's shape: a cache of another version is ignored
+
+
+@dataclass(frozen=True)
+class Record:
+    """One saved game, read in full and checked (a log that cannot be read has none)."""
+
+    file: str  # the log's file name in its folder
+    game: str
+    variants: dict[str, str]
+    seed: str
+    source: str
+    started: str
+    result: str | None  # "won", "lost", "utter loss", "abandoned", or None while it goes on
+    score: int | None
+    cause: str
+    words: int  # words written in the journal
+    entries: int  # journal entries
+
+    @property
+    def finished(self) -> bool:
+        return self.result is not None
+
+    @property
+    def date(self) -> str:
+        return self.started[:10]
+
+
+def record_of(path: Path) -> Record:
+    """The record of one log (LogError if it cannot be read; a cut-off last line is left out)."""
+    try:
+        log = read(path)
+    except TruncatedLog as e:
+        log = e.intact
+    end = log.end
+    journal = log.journal()
+    return Record(
+        file=path.name,
+        game=log.game,
+        variants=dict(log.variants),
+        seed=log.seed,
+        source=str(log.header.get("source", "seeded")),
+        started=str(log.header.get("started", "")),
+        result=end["result"] if end else None,
+        score=end.get("score") if end else None,
+        cause=str(end.get("cause", "")) if end else "",
+        words=sum(len(e["text"].split()) for e in journal),
+        entries=len(journal),
+    )
+
+
+def records(folder: Path) -> tuple[list[Record], list[tuple[Path, str]]]:
+    """Every readable game in ``folder``, oldest first, and the logs that could not be read
+    (with why)."""
+    cache_path = folder / CACHE
+    cached = _load(cache_path)
+    fresh: dict[str, Any] = {}
+    out: list[Record] = []
+    bad: list[tuple[Path, str]] = []
+    for path in iter_logs(folder):
+        try:
+            st = path.stat()
+        except OSError as e:
+            bad.append((path, e.strerror or str(e)))
+            continue
+        stamp = [st.st_size, st.st_mtime_ns]
+        hit = cached.get(path.name)
+        if hit is not None and hit.get("stamp") == stamp:
+            try:
+                rec = Record(**hit["record"])
+            except TypeError:
+                rec = None
+        else:
+            rec = None
+        if rec is None:
+            try:
+                rec = record_of(path)
+            except LogError as e:
+                bad.append((path, str(e).split(": ", 1)[-1]))
+                continue
+        fresh[path.name] = {"stamp": stamp, "record": asdict(rec)}
+        out.append(rec)
+    if fresh != cached:
+        _save(cache_path, fresh)
+    out.sort(key=lambda r: (r.started, r.file))
+    return out, bad
+
+
+def _load(path: Path) -> dict[str, Any]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(data, dict) or data.get("version") != VERSION or not isinstance(data.get("logs"), dict):
+        return {}
+    return data["logs"]
+
+
+def _save(path: Path, logs: dict[str, Any]) -> None:
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        tmp.write_text(json.dumps({"version": VERSION, "logs": logs}, ensure_ascii=False), encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError:  # a folder we may read but not write: no cache, same records
+        try:
+            tmp.unlink()
+        except OSError:
+            pass
