@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from storyteller import registry, store
+from storyteller import config, registry, store
 from storyteller.engine import Game, VariantError
 from storyteller.log import LogError, TruncatedLog
 from storyteller.words import clean, command, plural
@@ -47,6 +47,9 @@ def guarded(func: Callable[..., int | None], *args: Any, **kwargs: Any) -> int:
     except (LogError, registry.RegistryError) as e:
         err(str(e))
         return EXIT_ERROR
+    except config.ConfigError as e:  # a bad settings file or environment value: one line naming the key
+        err(e.message)
+        return e.code
     except (KeyboardInterrupt, EOFError):
         err("interrupted")
         return EXIT_INTERRUPTED
@@ -77,10 +80,15 @@ def load_game(name: str) -> Game:
 
 
 def load_variants(game: Game, specs: Sequence[str]) -> dict[str, str]:
+    """The variants of a new game: the setting ``variants.GAME``, with each ``--variant``
+    given replacing the setting's variant of the same name."""
+    given = {spec.partition("=")[0].strip() for spec in specs}
+    kept = [s for s in config.get(f"variants.{game.name}") if s.partition("=")[0].strip() not in given]
     try:
-        return game.parse_variants(list(specs))
+        return game.parse_variants(kept + list(specs))
     except VariantError as e:
-        raise UserError(str(e), EXIT_USAGE) from None
+        also = f" (with {' '.join(kept)} from the setting variants.{game.name})" if kept else ""
+        raise UserError(f"{e}{also}", EXIT_USAGE) from None
 
 
 def load_seed(seed: str | None) -> str:
@@ -110,13 +118,17 @@ def load_source(game: Game, physical: bool, extra: Sequence[str]) -> str:
     return {"cards": "physical cards", "dice": "physical dice"}.get(extra[0] if extra else "", "physical")
 
 
-def make_driver(game: Game, seed: str, auto: str | None, answers: Path | None, plain: bool, source: str = "seeded"):
-    """The decision maker: a policy, a script, or the player at a terminal."""
+def make_driver(game: Game, seed: str, auto: str | None, answers: Path | None, plain: bool | None, source: str = "seeded",
+                questions: str | None = None):
+    """The decision maker: a policy, a script, or the player at a terminal. ``plain`` and
+    ``questions``: the flags (None when not given; the settings decide)."""
     from storyteller import drivers
     from storyteller.session import AutoPlayer
 
     if auto and answers:
         raise UserError("choose either --auto or --answers, not both", EXIT_USAGE)
+    plain = config.get("plain", flag=plain)
+    questions = config.get("questions", flag=questions)
     if auto and source != "seeded":
         raise UserError(
             "--auto cannot turn up your own cards or roll your dice: play at a real table yourself, or with --answers FILE",
@@ -130,7 +142,7 @@ def make_driver(game: Game, seed: str, auto: str | None, answers: Path | None, p
         return drivers.AutoDriver(AutoPlayer(game, seed, auto))
     if answers:
         try:
-            return drivers.AnswersDriver.from_file(answers)
+            return drivers.AnswersDriver.from_file(answers, questions)
         except OSError as e:
             raise UserError(f"{answers}: cannot read the answers file ({e.strerror})", EXIT_USAGE) from None
         except UnicodeDecodeError:
@@ -147,7 +159,7 @@ def make_driver(game: Game, seed: str, auto: str | None, answers: Path | None, p
         )
     from storyteller.ui.terminal import Terminal
 
-    return drivers.PlayerDriver(Terminal(plain=plain))
+    return drivers.PlayerDriver(Terminal(plain=plain), questions)
 
 
 # -- play and resume ------------------------------------------------------------------
@@ -160,9 +172,10 @@ def play(
     log: Path | None = None,
     auto: str | None = None,
     answers: Path | None = None,
-    plain: bool = False,
+    plain: bool | None = None,
     physical: bool = False,
     extra: Sequence[str] = (),
+    questions: str | None = None,
 ) -> int:
     from storyteller.session import Session
 
@@ -170,7 +183,7 @@ def play(
     chosen = load_variants(game, variants)
     source = load_source(game, physical, extra)
     seed_text = load_seed(seed)
-    driver = make_driver(game, seed_text, auto, answers, plain, source)
+    driver = make_driver(game, seed_text, auto, answers, plain, source, questions)
     path = log if log is not None else store.new_log_path(game.name, seed_text)
     mode = f"auto {auto}" if auto else "answers" if answers else "player"
     session = Session.new(game, chosen, seed_text, path, mode=mode, source=source)
@@ -212,7 +225,8 @@ def resume(
     auto: str | None = None,
     answers: Path | None = None,
     yes: bool = False,
-    plain: bool = False,
+    plain: bool | None = None,
+    questions: str | None = None,
 ) -> int:
     from storyteller.session import Session
 
@@ -225,7 +239,7 @@ def resume(
         log = store.open_log(path)
     except TruncatedLog as e:
         log = e.intact
-        if not yes and not _confirm_repair(str(e), plain):
+        if not yes and not _confirm_repair(str(e), config.get("plain", flag=plain)):
             raise UserError(f"{e}; to continue from the intact part: {command('storyteller', 'resume', path, '--yes')}") from None
         repair = True
     if log.finished:
@@ -235,7 +249,7 @@ def resume(
             f"export it with: {command('storyteller', 'export', path, '--story')}"
         )
     game = load_game(log.game)
-    driver = make_driver(game, log.seed, auto, answers, plain, str(log.header.get("source", "seeded")))
+    driver = make_driver(game, log.seed, auto, answers, plain, str(log.header.get("source", "seeded")), questions)
     session = Session.resume(log, repair=repair)
     driver.begin(session, resumed=True)
     return _drive(session, driver)
@@ -281,7 +295,7 @@ def sessions() -> int:
     return 0
 
 
-def replay(path: Path, show: bool = False, plain: bool = False) -> int:
+def replay(path: Path, show: bool = False, plain: bool | None = None) -> int:
     from storyteller.session import walk
 
     log = store.open_log(path)
@@ -289,7 +303,7 @@ def replay(path: Path, show: bool = False, plain: bool = False) -> int:
     if show:
         from storyteller.ui.replay import ReplayView
 
-        view = ReplayView(log, plain=plain)
+        view = ReplayView(log, plain=config.get("plain", flag=plain))
     w = walk(log, on_step=view.step if view else None)
     undos = sum(1 for e in log.events if e["event"] == "undo")
     draws = sum(1 for e in log.events if e["event"] in ("draw", "roll"))
@@ -318,28 +332,43 @@ def replay(path: Path, show: bool = False, plain: bool = False) -> int:
 
 
 def export(
-    path: Path,
+    path: Path | None,
     story: bool = False,
     playthrough: bool = False,
     output: Path | None = None,
     template: Path | None = None,
     force: bool = False,
+    format: str | None = None,
 ) -> int:
+    from storyteller import config
     from storyteller import export as exporter
 
-    if story == playthrough and template is None:
-        raise UserError("choose one: --story or --playthrough", EXIT_USAGE)
+    if path is None:
+        raise UserError("give the log to export, or --all DIR for every saved game", EXIT_USAGE)
+    flag = None if format is None else format.strip().lower()
+    if flag is not None and flag not in exporter.RENDERERS:
+        raise UserError(f"unknown format '{format}' (formats: {', '.join(exporter.RENDERERS)})", EXIT_USAGE)
+    name = config.get("export.format", flag=flag)  # the flag, else the settings, else markdown
+    renderer = exporter.RENDERERS.get(name)
+    if renderer is None:
+        raise UserError(f"unknown format '{name}' (formats: {', '.join(exporter.RENDERERS)})", EXIT_USAGE)
     if story and playthrough:
         raise UserError("choose one: --story or --playthrough", EXIT_USAGE)
+    asked = "story" if story else "playthrough" if playthrough else None
+    if asked is not None and asked not in renderer.kinds:
+        only = " and ".join(f"the {k}" for k in renderer.kinds)
+        raise UserError(f"the {name} format has no {asked}, only {only}: leave out --{asked}", EXIT_USAGE)
+    if asked is None and len(renderer.kinds) > 1 and template is None:
+        raise UserError("choose one: --story or --playthrough", EXIT_USAGE)
+    kind = asked or renderer.kinds[0]
     if output is not None:  # before any work: only a regular file, and an existing one only with --force
         try:
             exporter.check_output(output, force)
         except exporter.OutputProblem as e:
             raise UserError(str(e)) from None
     log = store.open_log(path)
-    kind = "story" if story else "playthrough" if playthrough else "story"
     try:
-        text = exporter.render(log, kind, template)  # cleaned of control characters
+        text = exporter.render(log, kind, template, name)  # cleaned of control characters
     except exporter.TemplateProblem as e:
         raise UserError(str(e)) from None
     if output is None:
@@ -353,6 +382,34 @@ def export(
     except OSError as e:
         raise UserError(f"{clean(str(output))}: cannot write here ({e.strerror})") from None
     say(f"Wrote {clean(str(output))}")
+    return 0
+
+
+def export_all(
+    folder: Path, log: Path | None = None, format: str | None = None, playthroughs: bool = False,
+    force: bool = False, others: bool = False,
+) -> int:
+    """``export --all DIR``: every saved game as a note in DIR, and an index note."""
+    from storyteller import config, vault
+
+    if log is not None or others:
+        raise UserError("--all writes every saved game: give no log, --story, --playthrough, -o or --template with it", EXIT_USAGE)
+    flag = None if format is None else format.strip().lower()
+    name = config.get("export.format", flag=flag)
+    if name not in ("markdown", "obsidian"):
+        raise UserError(f"--all writes notes in markdown or obsidian, not {name}", EXIT_USAGE)
+    if folder.exists() and not folder.is_dir():
+        raise UserError(f"{clean(str(folder))}: is not a folder")
+    try:
+        report = vault.export_all(store.sessions_dir(), folder, name, playthroughs=playthroughs, force=force)
+    except OSError as e:
+        raise UserError(f"{clean(str(folder))}: cannot write the notes here ({e.strerror or e})") from None
+    counts = [(report.written, "new"), (report.updated, "updated"), (report.unchanged, "unchanged")]
+    say(f"{clean(str(folder))}: " + ", ".join(f"{len(items)} {what}" for items, what in counts) + " (notes, with the index)")
+    for name_ in report.kept:
+        say(f"  kept your edits: {name_} (storyteller's version is not written; --force writes over it)")
+    if report.unreadable:
+        say(f"  {len(report.unreadable)} log(s) could not be read: see storyteller sessions")
     return 0
 
 
@@ -386,4 +443,44 @@ def rules(name: str, setup: bool = False) -> int:
         Console().print(Markdown(clean(text)))
     else:
         sys.stdout.write(clean(text))
+    return 0
+
+
+# -- settings -------------------------------------------------------------------------
+
+
+def config_path() -> int:
+    say(str(config.path()))
+    return 0
+
+
+def config_show() -> int:
+    for line in config.show_lines():
+        say(line)
+    return 0
+
+
+def config_get(key: str) -> int:
+    if key.startswith(config.VARIANTS) and key[len(config.VARIANTS):] not in registry.names():
+        raise UserError(f"unknown key '{key}': no game named '{key[len(config.VARIANTS):]}' is installed", EXIT_USAGE)
+    say(config.shown(config.get(key)))
+    return 0
+
+
+def config_set(key: str, values: Sequence[str]) -> int:
+    value, where = config.set_value(key, list(values))
+    say(f"Set {key} = {config.dumps_value(value)} in {where}")
+    try:
+        config.load(where)
+    except config.ConfigError as e:  # another key was bad before: say so, the value is set
+        err(f"the settings file still has a problem: {e.message}")
+    return 0
+
+
+def config_unset(key: str) -> int:
+    where = config.path()
+    if config.unset_value(key):
+        say(f"Removed {key} from {where}: its default applies")
+    else:
+        say(f"{key} is not set in {where}")
     return 0

@@ -1,22 +1,30 @@
 """The command line: parses options and calls one function of ``storyteller.app``.
 
 Only this module and ``app.main`` know about exit codes. Heavy modules (questionary,
-rich, jinja2) are imported by the commands that use them, so ``--help`` stays quick.
+rich, jinja2) are imported by the commands that use them, so ``--help`` stays quick;
+settings are read by the commands that need them (``storyteller.config``), never here.
+
+Shell completion (``--install-completion``, ``--show-completion``) completes game names,
+the variants of the game already typed, settings keys and values, and log paths; each
+completer is cheap (game names come from the entry points, variants load only the named
+game's rules).
 """
 
 from __future__ import annotations
 
+import inspect
 from pathlib import Path
 from typing import List, Optional
 
 import typer
+from typer.models import ArgumentInfo, ParameterInfo
 
 from storyteller import __version__
 
 app = typer.Typer(
     name="storyteller",
     help="A journaling companion for solitaire card games: play, journal, replay, export.",
-    add_completion=False,
+    add_completion=True,
     no_args_is_help=True,
     rich_markup_mode=None,
     pretty_exceptions_enable=False,
@@ -28,10 +36,121 @@ VARIANT_HELP = "A rule variant, NAME=VALUE or a flag NAME (see 'storyteller game
 LOG_HELP = "Where to write the event log (default: a new file in your storyteller data folder)."
 AUTO_HELP = "Play without prompts: 'random' (choices from the seed) or 'greedy' (the hint policy, where the game has one)."
 ANSWERS_HELP = "Play from a file of scripted answers, one per line (see the README)."
+PLAIN_HELP = "No colours or card symbols. Default: the setting 'plain' (NO_COLOR, when set, always means plain)."
+QUESTIONS_HELP = (
+    "How often a journaling question is asked after a card is revealed: every-reveal, key-moments "
+    "(the game's turning points) or none. Default: the setting 'questions' (every-reveal)."
+)
 PHYSICAL_HELP = (
     "Play with your own cards and dice at a real table: --physical, or --physical cards / "
     "--physical dice for one of them (the rest from the seed)."
 )
+
+
+# -- completion: cheap functions of what is typed -----------------------------------------
+
+
+def _starting(words, incomplete: str) -> list[str]:
+    return [w for w in words if w.startswith(incomplete)]
+
+
+def complete_game(incomplete: str) -> list[str]:
+    """Installed games, from the entry points' names (no game is loaded)."""
+    from storyteller import registry
+
+    return _starting(registry.names(), incomplete.lower())
+
+
+def complete_variant(ctx: typer.Context, incomplete: str) -> list[str]:
+    """The variants of the game already typed (only its rules are loaded), leaving out
+    those already given."""
+    from storyteller import registry
+
+    game = ctx.params.get("game")
+    if game is None:  # `--variant <TAB>`: the parser stopped at the option, leaving the game unread
+        game = next((a for a in ctx.args if a in registry.names()), None)
+    return variant_forms(game, ctx.params.get("variant") or (), incomplete)
+
+
+def variant_forms(name: str | None, given_specs, incomplete: str) -> list[str]:
+    from storyteller import registry
+
+    try:
+        variants = registry.rules(name).variants if name else ()
+    except Exception:  # an unknown or broken game: nothing to offer
+        return []
+    given = {str(spec).partition("=")[0] for spec in given_specs}
+    forms = []
+    for v in variants:
+        if v.name not in given:
+            forms += [v.name, f"{v.name}=off"] if v.flag else [f"{v.name}={c}" for c in v.choices]
+    return _starting(forms, incomplete)
+
+
+def complete_log(incomplete: str) -> list[str]:
+    """Logs: ``*.jsonl`` files where the typed path points, and the saved games (newest
+    first) whose path starts with what is typed. None: the shell completes files itself."""
+    import os
+
+    head = incomplete[: incomplete.rfind("/") + 1]
+    stem = incomplete[len(head):]
+    found: list[str] = []
+    try:
+        with os.scandir(os.path.expanduser(head) or ".") as entries:
+            found = sorted(
+                head + e.name for e in entries
+                if e.name.startswith(stem) and e.name.endswith(".jsonl") and (stem[:1] == "." or e.name[:1] != ".")
+                and e.is_file()
+            )
+    except OSError:
+        pass
+    try:
+        from storyteller import store
+
+        saved = sorted((str(p) for p in store.sessions_dir().glob("*.jsonl")), reverse=True)
+    except Exception:  # no folder, a bad settings file: just the files here
+        saved = []
+    return list(dict.fromkeys(found + _starting(saved, incomplete)[:50]))
+
+
+def complete_files(incomplete: str) -> list[str]:
+    """Nothing: the shell's own file completion (Typer's would repeat what is typed)."""
+    return []
+
+
+def complete_key(incomplete: str) -> list[str]:
+    from storyteller import config
+
+    return _starting(config.names(), incomplete)
+
+
+def complete_value(ctx: typer.Context, incomplete: str) -> list[str]:
+    """Values for the key already typed: true/false, its choices, or the game's variants."""
+    from storyteller import config
+
+    name = str(ctx.params.get("key") or "")
+    try:
+        key = config.key_of(name)
+    except config.ConfigError:
+        return []
+    if key.kind == "bool":
+        return _starting(["true", "false"], incomplete)
+    if key.kind == "choice":
+        return _starting(key.choices, incomplete)
+    if key.kind == "variants":
+        game = name[len(config.VARIANTS):]
+        return variant_forms(game, ctx.params.get("value") or (), incomplete)
+    return []
+
+
+def complete_auto(incomplete: str) -> list[str]:
+    return _starting(["random", "greedy"], incomplete)
+
+
+def complete_questions(incomplete: str) -> list[str]:
+    from storyteller.config import QUESTIONS
+
+    return _starting(QUESTIONS, incomplete)
 
 
 def _version(value: bool) -> None:
@@ -58,34 +177,36 @@ def _run(func, *args, **kwargs) -> None:
 @app.command(context_settings={"allow_extra_args": True})
 def play(
     ctx: typer.Context,
-    game: str = typer.Argument(..., help="The game to play (see 'storyteller games')."),
+    game: str = typer.Argument(..., help="The game to play (see 'storyteller games').", autocompletion=complete_game),
     seed: Optional[str] = typer.Option(None, "--seed", help=SEED_HELP),
-    variant: List[str] = typer.Option([], "--variant", "-v", help=VARIANT_HELP),
+    variant: List[str] = typer.Option([], "--variant", "-v", help=VARIANT_HELP, autocompletion=complete_variant),
     log: Optional[Path] = typer.Option(None, "--log", help=LOG_HELP),
-    auto: Optional[str] = typer.Option(None, "--auto", help=AUTO_HELP),
+    auto: Optional[str] = typer.Option(None, "--auto", help=AUTO_HELP, autocompletion=complete_auto),
     answers: Optional[Path] = typer.Option(None, "--answers", help=ANSWERS_HELP),
-    plain: bool = typer.Option(False, "--plain", help="No colours or card symbols."),
+    plain: Optional[bool] = typer.Option(None, "--plain/--no-plain", help=PLAIN_HELP),
     physical: bool = typer.Option(False, "--physical", help=PHYSICAL_HELP),
+    questions: Optional[str] = typer.Option(None, "--questions", help=QUESTIONS_HELP, autocompletion=complete_questions),
 ) -> None:
     """Start a new game, guided step by step, with a journal."""
     from storyteller import app as core
 
     _run(core.play, game, seed=seed, variants=variant, log=log, auto=auto, answers=answers, plain=plain,
-         physical=physical, extra=list(ctx.args))
+         physical=physical, extra=list(ctx.args), questions=questions)
 
 
 @app.command()
 def resume(
     log: Optional[Path] = typer.Argument(None, help="The log to continue (default: the most recent unfinished one)."),
-    auto: Optional[str] = typer.Option(None, "--auto", help=AUTO_HELP),
+    auto: Optional[str] = typer.Option(None, "--auto", help=AUTO_HELP, autocompletion=complete_auto),
     answers: Optional[Path] = typer.Option(None, "--answers", help=ANSWERS_HELP),
     yes: bool = typer.Option(False, "--yes", "-y", help="Continue from the intact part of a cut-off log without asking."),
-    plain: bool = typer.Option(False, "--plain", help="No colours or card symbols."),
+    plain: Optional[bool] = typer.Option(None, "--plain/--no-plain", help=PLAIN_HELP),
+    questions: Optional[str] = typer.Option(None, "--questions", help=QUESTIONS_HELP, autocompletion=complete_questions),
 ) -> None:
     """Continue an unfinished game where it stopped."""
     from storyteller import app as core
 
-    _run(core.resume, log, auto=auto, answers=answers, yes=yes, plain=plain)
+    _run(core.resume, log, auto=auto, answers=answers, yes=yes, plain=plain, questions=questions)
 
 
 @app.command()
@@ -100,7 +221,7 @@ def sessions() -> None:
 def replay(
     log: Path = typer.Argument(..., help="The log to check."),
     show: bool = typer.Option(False, "--show", help="Step through the game, showing the table after each event."),
-    plain: bool = typer.Option(False, "--plain", help="No colours or card symbols."),
+    plain: Optional[bool] = typer.Option(None, "--plain/--no-plain", help=PLAIN_HELP),
 ) -> None:
     """Re-run a log from its seed and decisions and check that every draw and the outcome match."""
     from storyteller import app as core
@@ -110,17 +231,31 @@ def replay(
 
 @app.command()
 def export(
-    log: Path = typer.Argument(..., help="The log to render."),
+    log: Optional[Path] = typer.Argument(None, help="The log to render (or --all DIR for every saved game)."),
     story: bool = typer.Option(False, "--story", help="Render the story: prose to read."),
     playthrough: bool = typer.Option(False, "--playthrough", help="Render the playthrough: the record of every step."),
-    output: Optional[Path] = typer.Option(None, "-o", "--output", help="Write to this file (default: print the Markdown)."),
-    template: Optional[Path] = typer.Option(None, "--template", help="Render with your own Jinja2 template instead."),
-    force: bool = typer.Option(False, "--force", help="Overwrite an existing output file."),
+    format: Optional[str] = typer.Option(
+        None, "--format", metavar="FORMAT",
+        help="markdown (the default), obsidian (a note with callouts), json (the export context) or lonelog (the playthrough in Lonelog notation).",
+    ),
+    output: Optional[Path] = typer.Option(None, "-o", "--output", help="Write to this file (default: print it)."),
+    template: Optional[Path] = typer.Option(None, "--template", help="Render with your own Jinja2 template instead (any text format)."),
+    force: bool = typer.Option(False, "--force", help="Overwrite an existing output file (with --all: notes you edited)."),
+    all_dir: Optional[Path] = typer.Option(
+        None, "--all", metavar="DIR",
+        help="Every saved game as notes in DIR (markdown or obsidian), with an index; again later, it updates what changed.",
+    ),
+    playthroughs: bool = typer.Option(False, "--playthroughs", help="With --all: a playthrough note for each game too."),
 ) -> None:
-    """Render a log as Markdown: a story, or a playthrough."""
+    """Render a log as a story or a playthrough: Markdown, an Obsidian note, JSON or Lonelog."""
     from storyteller import app as core
 
-    _run(core.export, log, story=story, playthrough=playthrough, output=output, template=template, force=force)
+    if all_dir is not None:
+        _run(core.export_all, all_dir, log=log, format=format, playthroughs=playthroughs, force=force,
+             others=bool(story or playthrough or output or template))
+        return
+    _run(core.export, log, story=story, playthrough=playthrough, output=output, template=template, force=force,
+         format=format)
 
 
 @app.command()
@@ -133,7 +268,7 @@ def games() -> None:
 
 @app.command()
 def rules(
-    game: str = typer.Argument(..., help="The game whose rules to explain."),
+    game: str = typer.Argument(..., help="The game whose rules to explain.", autocompletion=complete_game),
     setup: bool = typer.Option(False, "--setup", help="How to set up your own cards and dice for a game at a real table."),
 ) -> None:
     """Explain a game's rules."""
@@ -153,6 +288,75 @@ def stats(
     from storyteller import stats as core
 
     _run(core.run, game, variant, as_json=as_json, plain=plain)
+
+
+config_app = typer.Typer(
+    name="config",
+    help="Show and change your settings (a TOML file; 'storyteller config show' lists every key).",
+    no_args_is_help=True,
+    add_completion=False,
+    rich_markup_mode=None,
+)
+app.add_typer(config_app, name="config")
+KEY_HELP = "A setting: plain, questions, sessions, export.format or variants.GAME."
+
+
+@config_app.command("path")
+def config_path() -> None:
+    """Print where the settings file is (it need not exist: without it, the defaults)."""
+    from storyteller import app as core
+
+    _run(core.config_path)
+
+
+@config_app.command("show")
+def config_show() -> None:
+    """Show every setting in force and where it comes from (flag, environment, file, default)."""
+    from storyteller import app as core
+
+    _run(core.config_show)
+
+
+@config_app.command("get")
+def config_get(key: str = typer.Argument(..., help=KEY_HELP, autocompletion=complete_key)) -> None:
+    """Print the value of one setting in force."""
+    from storyteller import app as core
+
+    _run(core.config_get, key)
+
+
+@config_app.command("set")
+def config_set(
+    key: str = typer.Argument(..., help=KEY_HELP, autocompletion=complete_key),
+    value: List[str] = typer.Argument(..., help="The value (for variants.GAME, one or more variants).",
+                                      autocompletion=complete_value),
+) -> None:
+    """Set a setting in the file, after checking its value."""
+    from storyteller import app as core
+
+    _run(core.config_set, key, value)
+
+
+@config_app.command("unset")
+def config_unset(key: str = typer.Argument(..., help=KEY_HELP, autocompletion=complete_key)) -> None:
+    """Remove a setting from the file: its default applies again."""
+    from storyteller import app as core
+
+    _run(core.config_unset, key)
+
+
+def _complete_paths(commands) -> None:
+    """Every path a command takes completes without repeating itself: a LOG argument
+    (replay, export, resume) offers logs, any other path the shell's own file completion.
+    Set here once, for every command, unless a command chose its own completer."""
+    for info in commands:
+        for name, param in inspect.signature(info.callback).parameters.items():
+            spec = param.default
+            if isinstance(spec, ParameterInfo) and spec.autocompletion is None and "Path" in str(param.annotation):
+                spec.autocompletion = complete_log if name == "log" and isinstance(spec, ArgumentInfo) else complete_files
+
+
+_complete_paths(app.registered_commands)  # after the last command
 
 
 SYMBOLS = "\u263e\u2600\u2248\u2766\u00a7\u2318\u2663\u2665\u2660\u2666\u2014"  # suits, piquet, a dash

@@ -156,25 +156,27 @@ class AnswersDriver(_Narrating):
     - A move, by its key (``explore``, ``take QH``), its number in the list of legal
       moves (``2``), or its words as shown.
     - ``journal: some words`` writes a journal entry. Right after a card is revealed, it
-      answers that card's journaling question.
+      answers that card's journaling question, if one was asked (see ``questions``);
+      otherwise it is an entry of its own, as if written from the menu.
     - ``undo``, ``quit`` (save and stop), ``abandon``.
     """
 
-    def __init__(self, lines: list[tuple[int, str]], name: str = "answers") -> None:
+    def __init__(self, lines: list[tuple[int, str]], name: str = "answers", questions: str = "every-reveal") -> None:
         self.lines = lines
         self.name = name
+        self.questions = questions  # the setting: which reveals ask a question
         self.pos = 0
         self.said: set[str] = set()  # setup moments already told
 
     @classmethod
-    def from_file(cls, path: Path) -> "AnswersDriver":
+    def from_file(cls, path: Path, questions: str = "every-reveal") -> "AnswersDriver":
         text = path.read_text(encoding="utf-8")
         lines = [
             (i, line.strip())
             for i, line in enumerate(text.splitlines(), start=1)
             if line.strip() and not line.strip().startswith("#")
         ]
-        return cls(lines, str(path))
+        return cls(lines, str(path), questions)
 
     def _entry(self, lineno: int, answer: str) -> str:
         """The words of a ``journal:`` line."""
@@ -225,9 +227,9 @@ class AnswersDriver(_Narrating):
     def after_draw(self, session: Session, event: dict[str, Any]) -> None:
         super().after_draw(session, event)
         nxt = self._peek()
-        prompt = teller_of(session).question(event, session.seed)
+        prompt = teller_of(session).asked(event, session.seed, self.questions)
         if prompt and nxt and nxt[1].lower().startswith("journal:"):
-            # An entry right after a card that asks a question answers it (even the last card's).
+            # An entry right after a card whose question was asked answers it (even the last card's).
             self.pos += 1
             session.journal(self._entry(*nxt), prompt, about=event["n"])
 
@@ -272,8 +274,9 @@ class AnswersDriver(_Narrating):
 class PlayerDriver:
     """The player at a terminal: rich views, questionary prompts."""
 
-    def __init__(self, terminal) -> None:
+    def __init__(self, terminal, questions: str = "every-reveal") -> None:
         self.term = terminal
+        self.questions = questions  # the setting: which reveals ask a question
         self.policy = None  # the hint's policy, made for this game at its start
         self.said: set[str] = set()  # setup moments already told
 
@@ -291,7 +294,7 @@ class PlayerDriver:
     def after_draw(self, session: Session, event: dict[str, Any]) -> None:
         from storyteller.ui import play
 
-        play.after_draw(self.term, session, event)
+        play.after_draw(self.term, session, event, self.questions)
 
     def enter(self, session: Session, request: Draw | Roll) -> Any:
         from storyteller.ui import play

@@ -8,11 +8,17 @@ the story the game's teller makes of it. Its fields are documented in
 ``docs/context.md``; user templates and other formats rely on them. The words of moves,
 undos and the end are the rules' own, never the log's.
 
-Renderers are registered by format name in :data:`RENDERERS`. Markdown is the one today,
-with two kinds, ``story`` and ``playthrough``, drawn from each game's templates. Every
-template, built-in or shared by a stranger, runs in a sandbox (:class:`SafeEnvironment`):
-it sees only the context, cannot reach Python's internals, files or commands, and is
-stopped with one line when it runs too long or makes too much.
+Renderers are registered by format name in :data:`RENDERERS`, each declaring its kinds:
+``markdown`` and ``obsidian`` (a ``story`` and a ``playthrough``), ``lonelog`` (the
+``playthrough`` in Lonelog notation) through Jinja2 templates, and ``json`` (one
+``document``: the context itself, described by ``storyteller/data/context.schema.json``).
+A game's folder may hold its own template for any text format (``story.md.j2``,
+``story.obsidian.md.j2``, ``playthrough.lonelog.md.j2``) and ``_scenes.j2``, how its
+game falls into scenes; the shared ``templates/`` folder holds the rest. Every template,
+built-in or shared by a stranger, runs in a sandbox (:class:`SafeEnvironment`): it sees
+only the context, cannot reach Python's internals, files or commands, and is stopped with
+one line when it runs too long or makes too much. The templates' filters are plain
+functions of plain data (:data:`FILTERS`); their reference is ``docs/templates.md``.
 """
 
 from __future__ import annotations
@@ -204,15 +210,203 @@ def continuation(text: Any, n: Any) -> str:
     return "\n".join(pad + line if line.strip() else line for line in str(text).splitlines())
 
 
+_BLOCK_START = re.compile(
+    r"^(?:"
+    r"#{1,6}(?=[ \t]|$)"  # an ATX heading
+    r"|[>|]"  # a block quote, an Obsidian callout, a table row
+    r"|[-+*](?=[ \t]|$)"  # a bullet list item
+    r"|([-*_])(?:[ \t]*\1){2,}[ \t]*$"  # a thematic break
+    r"|[-=:|][-=:| \t]*$"  # a setext underline or a table's delimiter row
+    r"|`{3,}|~{3,}"  # a code fence
+    r"|<(?=[A-Za-z/!?])"  # an HTML block
+    r"|\[[^\]]*\]:"  # a link reference definition
+    r")"
+)
+_ORDERED = re.compile(r"^(\d{1,9})([.)])(?=[ \t]|$)")
+
+
+def prose(text: Any) -> str:
+    """A journal entry as Markdown paragraphs that stay paragraphs, whatever it holds: a line
+    that would start a heading, a list, a quote or callout, a table, a fence, a thematic
+    break or HTML has that first character escaped, lines lose their indentation (which
+    would make code) and trailing spaces, and blank lines between paragraphs become one.
+    Emphasis, links and other inline Markdown the player wrote are kept."""
+    paragraphs: list[list[str]] = [[]]
+    for raw in re.split(r"\r\n|[\r\n]", str(text)):
+        row = raw.strip(" \t")
+        if not row:
+            if paragraphs[-1]:
+                paragraphs.append([])
+            continue
+        ordered = _ORDERED.match(row)
+        if ordered:
+            row = f"{ordered.group(1)}\\{row[len(ordered.group(1)):]}"
+        elif _BLOCK_START.match(row):
+            row = "\\" + row
+        paragraphs[-1].append(row)
+    return "\n\n".join("\n".join(p) for p in paragraphs if p)
+
+
+def line(text: Any) -> str:
+    """Text on one line (a line break becomes a space): for a line of notation inside a code
+    fence, or a callout's title, which a line break would end."""
+    return re.sub(r"\r\n|[\r\n]", " ", str(text))
+
+
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def yaml_date(value: Any) -> str:
+    """A date as YAML (and Obsidian) read it, ``2026-11-30``, unquoted; anything that is not
+    a date is quoted, and read back as text."""
+    text = "" if value is None else str(value)
+    return text if _DATE.fullmatch(text) else yaml_str(text)
+
+
+def card_name(card_id: Any, capital: bool = False) -> str:
+    """A card named as a sentence names it: "the King of Hearts", "the Huntress"
+    (``capital``: "The Huntress"). A card storyteller has no data for is named by its id."""
+    from storyteller.table import card_name as name
+
+    text = name(str(card_id))
+    return text[:1].upper() + text[1:] if capital else text
+
+
+_PIQUET_ID = re.compile(r"(10|[2-9AJQK])([HDCS])")
+
+
+def lonelog_card(card_id: Any) -> str:
+    """A card in the notation of Lonelog's card add-on: a standard card as its rank and its
+    suit's letter (``Kh``, ``10d``, ``7c``: the Clovers are clubs), a Joker as ``RJkr``
+    or ``BJkr``, and a card of another deck (the Decktet) by its name, as the add-on says
+    of oracle decks: ``The Huntress``, ``Ace of Moons``."""
+    from storyteller.cards import all_cards
+
+    card_id = str(card_id)
+    m = _PIQUET_ID.fullmatch(card_id)
+    if m and card_id in all_cards():
+        return m.group(1) + m.group(2).lower()
+    card = all_cards().get(card_id)
+    if card is None:
+        return card_id
+    if card.rank == "Joker":
+        colour = card.name.split()[0].lower()
+        return {"red": "RJkr", "black": "BJkr"}.get(colour, "Jkr")
+    return card.name[:1].upper() + card.name[1:]
+
+
+def deck_name(card_id: Any) -> str:
+    """The deck a card belongs to, as a log's header names it: ``piquet`` (its Jokers too),
+    ``Decktet``, or ``""`` for a card storyteller has no data for."""
+    from storyteller import decktet
+    from storyteller.cards import all_cards
+
+    card_id = str(card_id)
+    if card_id in decktet.by_id():
+        return "Decktet"
+    return "piquet" if card_id in all_cards() else ""
+
+
+_MISSING = object()
+
+
+def _at(step: Any, path: str) -> Any:
+    """The value at a dotted ``path`` in a step (``move.type``), or _MISSING."""
+    value = step
+    for part in path.split("."):
+        if not isinstance(value, dict) or part not in value:
+            return _MISSING
+        value = value[part]
+    return value
+
+
+def _matches(step: Any, at: dict[str, Any]) -> bool:
+    for path, wanted in at.items():
+        value = _at(step, path)
+        if value is _MISSING:
+            return False
+        if isinstance(wanted, (list, tuple)):
+            if value not in wanted:
+                return False
+        elif value != wanted:
+            return False
+    return True
+
+
+def scenes(steps: Any, at: dict[str, Any] | None = None, by: str | None = None) -> list[dict[str, Any]]:
+    """Steps grouped into scenes, in order. A scene opens at each step that matches ``at``
+    (every dotted path given holds the value, or one of the list of values, given:
+    ``{"kind": "decision", "move.type": ["enter", "move"]}``), or, with ``by``, at each
+    step whose value at that path differs from the last one's (``"pass"``); the end of the
+    game always opens the last scene, which holds what was written after it. A step a
+    later undo took back opens no scene, nor does a correction of a step that opened one.
+
+    Each scene: ``number`` (from 1), ``opener`` (the step that opened it, or null for the
+    steps before the first), ``ending`` (the scene the end opened), ``steps``, and
+    ``beats``: the steps in runs a reader sees, each ``{"kind", "steps"}`` where ``kind``
+    is ``"card"`` (one draw), ``"journal"`` (one entry), ``"end"`` (the end) or
+    ``"mechanics"`` (consecutive decisions, rolls and undos)."""
+    out: list[dict[str, Any]] = []
+    current: dict[str, Any] | None = None
+    openers: set[Any] = set()
+    last: Any = _MISSING
+    ended = False
+    for step in steps:
+        kind = _at(step, "kind")
+        opens = False
+        if kind == "end":
+            opens = ended = True
+        elif ended or _at(step, "undone") is True:
+            opens = False
+        elif _at(step, "corrects") not in (None, _MISSING) and step["corrects"] in openers:
+            opens = False
+        elif by is not None:
+            value = _at(step, by)
+            if value is not _MISSING:
+                opens, last = value != last, value
+        elif at:
+            opens = _matches(step, at)
+        if current is None or (opens and current["steps"]):
+            current = {"number": len(out) + 1, "opener": None, "ending": False, "steps": []}
+            out.append(current)
+        if opens:
+            current["opener"] = step
+            current["ending"] = kind == "end"
+            openers.add(_at(step, "n"))
+        current["steps"].append(step)
+    for scene in out:
+        scene["beats"] = _beats(scene["steps"])
+    return out
+
+
+def _beats(steps: list[Any]) -> list[dict[str, Any]]:
+    beats: list[dict[str, Any]] = []
+    for step in steps:
+        kind = _at(step, "kind")
+        role = {"draw": "card", "journal": "journal", "end": "end"}.get(kind, "mechanics")
+        if role == "mechanics" and beats and beats[-1]["kind"] == "mechanics":
+            beats[-1]["steps"].append(step)
+        else:
+            beats.append({"kind": role, "steps": [step]})
+    return beats
+
+
 FILTERS: dict[str, Callable[..., Any]] = {
     "yaml": yaml_str,
     "yaml_list": yaml_list,
+    "yaml_date": yaml_date,
     "join_and": join_and,
     "quote": quote,
     "code": code,
     "cell": cell,
     "inline": inline,
     "continuation": continuation,
+    "prose": prose,
+    "line": line,
+    "scenes": scenes,
+    "card_name": card_name,
+    "lonelog_card": lonelog_card,
+    "deck_name": deck_name,
 }
 
 
@@ -220,7 +414,8 @@ FILTERS: dict[str, Callable[..., Any]] = {
 
 
 class Renderer(Protocol):
-    """Turns an export context into one format."""
+    """Turns an export context into one format. ``kinds`` are the documents it makes (the
+    first is the default); ``template`` is a user's own template, used instead."""
 
     name: str
     kinds: tuple[str, ...]
@@ -228,16 +423,19 @@ class Renderer(Protocol):
     def render(self, ctx: dict[str, Any], game: registry.Registration, kind: str, template: Path | None = None) -> str: ...
 
 
-class MarkdownRenderer:
-    """CommonMark with YAML front matter, through Jinja2 templates: the game's own
-    ``story.md.j2`` and ``playthrough.md.j2``, with the shared ``_macros.md.j2``."""
+_ENVIRONMENTS: dict[tuple[str, ...], Any] = {}  # sandboxed environments by their folders, shared by the renderers
 
-    name = "markdown"
-    kinds = ("story", "playthrough")
-    suffix = ".md.j2"
 
-    def __init__(self) -> None:
-        self._environments: dict[tuple[str, ...], Any] = {}
+class TemplateRenderer:
+    """A text format made by Jinja2 templates: for each kind, the game's own
+    ``{kind}{suffix}`` if its folder has one, else the shared one in ``templates/``;
+    ``helpers`` are the shared templates they import, compiled before the clock starts."""
+
+    def __init__(self, name: str, kinds: tuple[str, ...], suffix: str, helpers: tuple[str, ...]) -> None:
+        self.name = name
+        self.kinds = kinds
+        self.suffix = suffix
+        self.helpers = helpers
 
     def environment(self, folders: list[Path]):
         """A new sandboxed environment that loads templates from ``folders``."""
@@ -245,9 +443,9 @@ class MarkdownRenderer:
 
     def _environment(self, folders: list[Path]):
         key = tuple(str(f) for f in folders)
-        if key not in self._environments:
-            self._environments[key] = self.environment(folders)
-        return self._environments[key]
+        if key not in _ENVIRONMENTS:
+            _ENVIRONMENTS[key] = self.environment(folders)
+        return _ENVIRONMENTS[key]
 
     def render(self, ctx: dict[str, Any], game: registry.Registration, kind: str, template: Path | None = None) -> str:
         shared = data_dir("templates")
@@ -272,24 +470,81 @@ class MarkdownRenderer:
         for folder, prefix in ((game.templates, f"{game.name}/"), (shared, "")):
             for path in Path(folder).glob("*.j2"):
                 names.setdefault(os.path.normpath(str(path)), prefix + path.name)
-        shown = str(template) if template is not None else f"{game.name}/{name}"
+        if template is not None:
+            shown = str(template)
+        else:
+            shown = f"{game.name}/{name}" if (Path(game.templates) / name).is_file() else name
         env = self._environment(folders)
         # The built-in templates are compiled before the clock starts (they are ours, and
         # compiling under the tracer is slow); a user's template is compiled on the clock.
-        ready = [] if template is not None else [name, *(p.name for p in shared.glob("*.j2"))]
+        ready = [] if template is not None else [name, *self.helpers]
         try:
             return clean(generate(env, name, ctx, ready, frozenset(names)))
         except Exception as e:  # a template is code: any failure in it is the template's (Ctrl-C is not)
             raise TemplateProblem(one_line(explain(e, names, shown))) from None
 
 
-RENDERERS: dict[str, Renderer] = {"markdown": MarkdownRenderer()}
+class MarkdownRenderer(TemplateRenderer):
+    """CommonMark with YAML front matter: the game's own ``story.md.j2`` and
+    ``playthrough.md.j2``, with the shared ``_macros.md.j2``."""
+
+    def __init__(self) -> None:
+        super().__init__("markdown", ("story", "playthrough"), ".md.j2", ("_macros.md.j2",))
 
 
-def render(log: GameLog, kind: str = "story", template: Path | None = None, format: str = "markdown") -> str:
-    """The log rendered in ``format`` as ``kind`` (or through the user's ``template``),
-    cleaned of control characters."""
+_C1 = re.compile(r"[\x7f-\x9f]")
+
+
+def to_json(ctx: dict[str, Any]) -> str:
+    """The context as JSON: its own key order (the documented one), indent 2, text as
+    itself; every control character is written as a ``\\u`` escape, so the document is
+    safe to print and reads back exactly."""
+    text = json.dumps(ctx, indent=2, ensure_ascii=False, allow_nan=False)
+    return _C1.sub(lambda m: f"\\u{ord(m.group()):04x}", text) + "\n"
+
+
+class JsonRenderer(TemplateRenderer):
+    """The export context itself, as JSON: one document. A user's template may make
+    another JSON document from it (a summary for another tool, say): what it writes must
+    read as JSON."""
+
+    def __init__(self) -> None:
+        super().__init__("json", ("document",), ".json.j2", ())
+
+    def render(self, ctx: dict[str, Any], game: registry.Registration, kind: str, template: Path | None = None) -> str:
+        if template is None:
+            return to_json(ctx)
+        text = super().render(ctx, game, kind, template)
+        try:
+            json.loads(text)
+        except ValueError as e:
+            raise TemplateProblem(one_line(f"{template}: what it wrote is not JSON ({e})")) from None
+        return text
+
+
+def schema() -> dict[str, Any]:
+    """The JSON Schema (draft 2020-12) of the context document, as shipped in the package."""
+    from importlib import resources
+
+    return json.loads(resources.files("storyteller").joinpath("data", "context.schema.json").read_text("utf-8"))
+
+
+RENDERERS: dict[str, Renderer] = {
+    "markdown": MarkdownRenderer(),
+    "obsidian": TemplateRenderer(
+        "obsidian", ("story", "playthrough"), ".obsidian.md.j2", ("_macros.md.j2", "_obsidian.md.j2", "_scenes.j2")
+    ),
+    "json": JsonRenderer(),
+    "lonelog": TemplateRenderer("lonelog", ("playthrough",), ".lonelog.md.j2", ("_macros.md.j2", "_scenes.j2")),
+}
+DEFAULT_FORMAT = "markdown"
+
+
+def render(log: GameLog, kind: str | None = None, template: Path | None = None, format: str = DEFAULT_FORMAT) -> str:
+    """The log rendered in ``format`` as ``kind`` (the format's first kind if None; or
+    through the user's ``template``), cleaned of control characters."""
     renderer = RENDERERS[format]
+    kind = kind or renderer.kinds[0]
     if kind not in renderer.kinds:
         raise TemplateProblem(f"the {format} format has no '{kind}' (it has: {', '.join(renderer.kinds)})")
     ctx = context(log)

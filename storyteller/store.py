@@ -13,7 +13,8 @@ from storyteller.log import GameLog, LogError, TruncatedLog, iter_logs, peek, re
 
 
 def home() -> Path:
-    """The per-user data folder (``STORYTELLER_HOME`` overrides it)."""
+    """The per-user data folder (``STORYTELLER_HOME`` overrides it). Saved games live in
+    :func:`sessions_dir`, which the ``sessions`` setting may put elsewhere."""
     override = os.environ.get("STORYTELLER_HOME")
     if override:
         return Path(override).expanduser()
@@ -23,7 +24,12 @@ def home() -> Path:
 
 
 def sessions_dir() -> Path:
-    return home() / "sessions"
+    """Where saved games live: ``$STORYTELLER_HOME/sessions``, else the ``sessions``
+    setting, else ``sessions/`` in the per-user data folder (see ``storyteller.config``;
+    a bad settings file raises its ConfigError)."""
+    from storyteller import config
+
+    return config.get("sessions")
 
 
 def _slug(text: str) -> str:

@@ -20,6 +20,10 @@ os.environ["PROMPT_TOOLKIT_NO_CPR"] = "1"
 def home(tmp_path, monkeypatch) -> Path:
     folder = tmp_path / "home"
     monkeypatch.setenv("STORYTELLER_HOME", str(folder))
+    # The player's own settings never reach the tests: each test has an empty settings file.
+    monkeypatch.setenv("STORYTELLER_CONFIG", str(tmp_path / "config.toml"))
+    for name in ("STORYTELLER_QUESTIONS", "STORYTELLER_EXPORT_FORMAT"):
+        monkeypatch.delenv(name, raising=False)
     monkeypatch.delenv("NO_COLOR", raising=False)
     return folder
 

@@ -422,9 +422,13 @@ def changed_roll(o, rng):
     dice = list(record["dice"])
     k = rng.randrange(len(dice))
     dice[k] = 1 + (dice[k] % 6)  # another face
-    record["dice"] = dice if rng.random() < 0.7 else dice + [3]
+    another_face = rng.random() < 0.7
+    record["dice"] = dice if another_face else dice + [3]
     lines[i] = _dump(record)
-    return Mutant("roll", _join(lines, terminated))
+    # Dice rolled at a real table are the player's: another face is a game no check can
+    # tell from the real one (a record, not a signature); a sixth die is always wrong.
+    at_table = o.log.header["source"] in ("physical", "physical dice")
+    return Mutant("roll", _join(lines, terminated), refuse=not (another_face and at_table))
 
 
 def changed_action(o, rng):
@@ -465,6 +469,15 @@ def changed_end(o, rng):
     return Mutant(f"end:{op}", _join(lines, terminated))
 
 
+def _is_seed(value: object) -> bool:
+    from storyteller.rng import normalize_seed
+
+    try:
+        return isinstance(value, str) and len(value) <= 200 and normalize_seed(value) == value
+    except ValueError:
+        return False
+
+
 def bad_header(o, rng):
     lines, terminated, records = _records(o)
     header = dict(records[0])
@@ -484,7 +497,10 @@ def bad_header(o, rng):
     )
     header[key] = value
     lines[0] = _dump(header) if "\ud800" not in str(value) else json.dumps(header).encode()
-    return Mutant(f"header:{key}", _join(lines, terminated))
+    # A game whose cards and dice all came from a real table uses its seed only to vary the
+    # story's words: another valid seed is the same game.
+    same_game = key == "seed" and records[0]["source"] == "physical" and _is_seed(value)
+    return Mutant(f"header:{key}", _join(lines, terminated), refuse=not same_game)
 
 
 def garbage(o, rng):

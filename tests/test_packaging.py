@@ -27,6 +27,7 @@ def test_the_wheel_ships_prompts_templates_and_card_data(tmp_path):
             if path.is_file():
                 assert f"storyteller/{path.relative_to(ROOT).as_posix()}" in names
     assert "storyteller/data/decktet.csv" in names and "storyteller/data/piquet.csv" in names
+    assert "storyteller/data/context.schema.json" in names
     (entry_points,) = [n for n in names if n.endswith(".dist-info/entry_points.txt")]
     text = zipfile.ZipFile(wheel).read(entry_points).decode()
     assert "[storyteller.games]" in text

@@ -98,3 +98,16 @@ def test_a_vault_is_written_once_and_then_kept_up_to_date(cli, played, tmp_path)
     (vault / "stray.md").write_text("mine\n", encoding="utf-8")
     export_all(sessions_dir(), vault)
     assert (vault / "stray.md").exists()  # nothing is ever deleted
+
+
+def test_export_all_from_the_command_line(cli, played, tmp_path):
+    vault = tmp_path / "notes"
+    r = cli("export", "--all", vault, "--format", "obsidian")
+    assert r.code == 0, r.err
+    assert f"{len(PLAN) + 1} new" in r.out
+    assert "[[2026-01-07-adaman-1]]" in (vault / "index.md").read_text(encoding="utf-8")
+    assert "0 new" in cli("export", "--all", vault, "--format", "obsidian").out
+    for bad in (["--all", vault, "--format", "json"], ["--all", vault, "--story"], [played / "game-0.jsonl", "--all", vault]):
+        r = cli("export", *bad)
+        assert r.code == 2 and r.err.count("\n") == 1
+    assert cli("export").code == 2  # neither a log nor --all

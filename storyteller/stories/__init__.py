@@ -96,6 +96,23 @@ class Teller:
         topic = self.topic(event)
         return self.ask(topic, seed, event["n"]) if topic else None
 
+    def key_moment(self, event: dict[str, Any]) -> bool:
+        """Whether a draw or roll that raises a question is one of the game's turning
+        points, the only ones asked with the setting ``questions = "key-moments"``. A game
+        that does not choose asks every question."""
+        return True
+
+    def asked(self, event: dict[str, Any], seed: str, questions: str = "every-reveal") -> str | None:
+        """The question asked after this draw or roll with the ``questions`` setting
+        ("every-reveal", "key-moments" or "none"), or None: always one of the questions
+        :meth:`question` gives, so a log made with any setting reads the same."""
+        if questions == "none":
+            return None
+        prompt = self.question(event, seed)
+        if prompt and questions == "key-moments" and not self.key_moment(event):
+            return None
+        return prompt
+
     def ask(self, topic: str, *key: object) -> str | None:
         options = self.prompts.get("questions", {}).get(topic)
         return pick(options, self.name, topic, *key) if options else None

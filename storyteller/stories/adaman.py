@@ -166,5 +166,10 @@ class AdamanTeller(Teller):
             return "capital"
         return None
 
+    def key_moment(self, event: dict[str, Any]) -> bool:
+        """The turning points: a personality arriving at court, and the Excuse (the
+        personalities dealt to the capital wait without a question)."""
+        return self.topic(event) in ("court", "excuse")
+
     def title(self, story: dict[str, Any]) -> str:
         return "The heir's conspiracy"

@@ -218,6 +218,11 @@ class CarddomTeller(Teller):
             return None if to == "character" else "joker"
         return to if to in ("character", "overlord") else place_of(to)[1]
 
+    def key_moment(self, event: dict[str, Any]) -> bool:
+        """The turning points: who you are, each new place, a Joker, the overlord (the
+        people, values and gifts of a place pass without a question)."""
+        return self.topic(event) in ("character", "location", "joker", "overlord")
+
     def draw_text(self, event: dict[str, Any]) -> str:
         """The playthrough's line for a draw."""
         name = card(event["card"]).name

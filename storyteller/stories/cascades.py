@@ -181,6 +181,11 @@ class CascadesTeller(Teller):
             return "opening" if found[1] else "reserve"
         return None
 
+    def key_moment(self, event: dict[str, Any]) -> bool:
+        """The turning points: the source, and each hidden pool opening (cards surfacing
+        later in a pool pass without a question)."""
+        return self.topic(event) in ("source", "opening")
+
     def step_facts(self, steps: list) -> list[dict[str, Any]]:
         """The pass each step belongs to, for the playthrough's headings: the highest pass
         reached so far, so a step taken back stays under the pass it was made in."""

@@ -296,6 +296,16 @@ class HexaractTeller(Teller):
             return None
         return kind_of(event["card"])
 
+    def key_moment(self, event: dict[str, Any]) -> bool:
+        """The turning points: the first Ace (why you set out), each Crown that comes onto
+        the journey (the great powers of the road), and a roll of three sixes or more.
+        About six questions a game instead of about thirty."""
+        if event["event"] == "roll":
+            return list(event["dice"]).count(6) >= 3
+        if place_of(event["to"]) is None:
+            return event["to"] == ACE_TOKEN and event.get("slot") == 0
+        return CARDS[event["card"]].rank == "Crown"
+
     def after_decision(self, before, move, after) -> tuple[str, list[str]] | None:
         """The consequences of inaction, told as the turn ends (or as an event takes its token),
         before the journey is refilled: each harm and each token lost, with the card behind it."""

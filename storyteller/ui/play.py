@@ -101,16 +101,19 @@ def choose(term, session: Session, policy=None):
             return picked
 
 
-def after_draw(term, session: Session, event: dict[str, Any]) -> None:
+def after_draw(term, session: Session, event: dict[str, Any], questions: str = "every-reveal") -> None:
+    """What the card means; then its journaling question, if the ``questions`` setting
+    asks it here. A card worth a question is shown in a panel even when the setting
+    does not ask it."""
     tell = registry.get(session.game.name).teller
-    prompt = tell.question(event, session.seed)
     text = tell.draw_text(event)
     meaning = tell.meaning(event, session.seed, session.variants)
-    if not prompt:
+    if not tell.question(event, session.seed):
         # An ordinary card: one quiet line, no question.
         term.print(f"[dim]{escape(text)}[/dim] {escape(meaning)}")
         return
     term.print(Panel(f"{escape(text)}\n[bold]{escape(meaning)}[/bold]", title_align="left"))
+    prompt = tell.asked(event, session.seed, questions)
     if prompt:
         text = term.text(prompt, instruction="(write, or Enter to skip)")
         if text.strip():
