@@ -224,6 +224,36 @@ class Policy(Protocol):
     def choose(self, state: Any) -> Hint | None: ...
 
 
+# -- solvers -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How far a solver may search before it answers "unknown"."""
+
+    nodes: int | None = None
+    seconds: float | None = None
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """A solver's answer for one deal with every card (and die) known."""
+
+    answer: str  # "winnable", "not winnable" or "unknown" (the budget ran out): never a guess
+    moves: tuple[str, ...] = ()  # winnable: the keys of a winning game's decisions, from the start
+    nodes: int = 0  # positions searched
+    why: str = ""  # one sentence
+
+
+class Solver(Protocol):
+    """Answers whether a deal can be won when every card is known. ``reveal`` answers any
+    chance request of the deal (its card, its dice); the solver may clone the state and
+    resolve what it likes. It must be exact: "winnable" with a witness that plays, "not
+    winnable" only after an exhaustive search, else "unknown"."""
+
+    def solve(self, state: State, reveal: Callable[[Chance], ChanceOutcome], budget: Budget) -> Verdict: ...
+
+
 # -- the rules ---------------------------------------------------------------------------
 
 
@@ -251,6 +281,7 @@ class Game:
     dice: bool = False  # whether the game rolls dice (see Roll)
     causes: Mapping[str, str] = {}  # every Outcome.cause the game gives, with what it means
     policies: Mapping[str, Callable[[], Policy]] = {}  # "greedy": a factory for a new policy
+    solver: Callable[[], Solver] | None = None  # makes a solver, for games that have one
 
     def deck(self, variants: Mapping[str, str], pile: str = "deck") -> list[str]:
         """The card ids a deal of ``pile`` shuffles, in a fixed order."""
