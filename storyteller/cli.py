@@ -278,6 +278,28 @@ def rules(
 
 
 @app.command()
+def simulate(
+    game: str = typer.Argument(..., help="The game to play (see 'storyteller games').", autocompletion=complete_game),
+    games: Optional[int] = typer.Option(None, "--games", "-n", help="How many games: seeds 0 to N-1 (default 1000)."),
+    seeds: Optional[str] = typer.Option(None, "--seeds", metavar="A..B", help="These seeds, both ends included (e.g. 0..1999)."),
+    policy: Optional[str] = typer.Option(None, "--policy", help="random, greedy or another of the game's policies (default: greedy where the game has it)."),
+    variant: List[str] = typer.Option([], "--variant", "-v", help=VARIANT_HELP),
+    jobs: str = typer.Option("auto", "--jobs", "-j", help="Processes to play on: a number, or auto (one per core)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the figures and every game's result as JSON."),
+    csv: Optional[Path] = typer.Option(None, "--csv", metavar="FILE", help="Write every game's result to a CSV file."),
+    logs: Optional[Path] = typer.Option(None, "--logs", metavar="DIR", help="Write each game's log into DIR (each replays)."),
+    solve: bool = typer.Option(False, "--solve", help="Also ask the solver whether each deal could be won with every card known."),
+    budget: str = typer.Option("200000", "--budget", help="With --solve: positions (200000) or seconds (10s) per deal."),
+    plain: bool = typer.Option(False, "--plain", help="No colours."),
+) -> None:
+    """Play many games unattended, on every core: how often a policy wins."""
+    from storyteller import simulation
+
+    _run(simulation.command, game, games=games, seeds=seeds, policy=policy, variant_specs=variant, jobs=jobs,
+         as_json=as_json, csv=csv, logs=logs, solve=solve, budget=budget, plain=plain)
+
+
+@app.command()
 def stats(
     game: Optional[str] = typer.Argument(None, help="Only this game (default: every game)."),
     variant: List[str] = typer.Option([], "--variant", "-v", help="Only games played with these variants (with GAME)."),

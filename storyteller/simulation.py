@@ -1,0 +1,379 @@
+"""Many unattended games, on every core: how often a policy wins, and how often a deal can
+be won at all.
+
+Seeds are cut into chunks that worker processes play; the results come back in seed order
+and are the same whatever the number of processes (each game depends only on its seed).
+A game is played exactly as ``storyteller play GAME --seed S --auto POLICY`` plays it
+(:func:`storyteller.session.simulate`), and with ``logs`` it is written as that command
+would write it, so any of them replays.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import signal
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Iterator, Sequence
+
+from storyteller.engine import Budget
+
+
+@dataclass(frozen=True)
+class Result:
+    seed: str
+    result: str
+    score: int | None
+    cause: str
+    solved: str | None = None  # "winnable", "not winnable", "unknown", or None when not asked
+
+
+@dataclass(frozen=True)
+class Job:
+    """What a worker needs to play its chunk (everything picklable)."""
+
+    game: str
+    variants: dict[str, str]
+    policy: str
+    logs: str | None = None  # a folder to write each game's log in
+    solve: Budget | None = None
+
+
+def parse_seeds(seeds: str | None, games: int | None) -> list[str]:
+    """``--seeds A..B`` (both ends included) or ``--games N`` (seeds 0..N-1); ValueError if neither reads."""
+    if seeds is not None and games is not None:
+        raise ValueError("choose either --games or --seeds")
+    if seeds is None:
+        n = 1000 if games is None else games
+        if n < 1:
+            raise ValueError("--games must be 1 or more")
+        return [str(i) for i in range(n)]
+    low, sep, high = seeds.partition("..")
+    try:
+        a, b = int(low), int(high)
+    except ValueError:
+        raise ValueError(f"--seeds takes a range of numbers such as 0..1999, not '{seeds}'") from None
+    if not sep or b < a or a < 0:
+        raise ValueError(f"--seeds takes a range of numbers such as 0..1999, not '{seeds}'")
+    return [str(i) for i in range(a, b + 1)]
+
+
+def parse_budget(text: str) -> Budget:
+    """``100000`` positions, or ``10s`` seconds."""
+    text = text.strip().lower()
+    try:
+        if text.endswith("s"):
+            seconds = float(text[:-1])
+            if seconds > 0:
+                return Budget(seconds=seconds)
+        else:
+            nodes = int(text)
+            if nodes > 0:
+                return Budget(nodes=nodes)
+    except ValueError:
+        pass
+    raise ValueError(f"--budget takes a number of positions (100000) or of seconds (10s), not '{text}'")
+
+
+def _quiet() -> None:
+    """Workers leave Ctrl-C to the main process, which stops them and reports."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def play_chunk(job: Job, seeds: Sequence[str]) -> list[Result]:
+    from storyteller import registry
+    from storyteller.session import AutoPlayer, SeededSource, Session, simulate
+
+    game = registry.rules(job.game)
+    out = []
+    for seed in seeds:
+        if job.logs is None:
+            state = simulate(game, job.variants, seed, job.policy)
+            outcome = state.outcome
+        else:
+            session = Session.new(game, job.variants, seed, Path(job.logs) / f"{job.game}-{seed}.jsonl",
+                                  mode=f"auto {job.policy}")
+            player = AutoPlayer(game, seed, job.policy)
+            session.advance()
+            while not session.over:
+                session.decide(player.choose(session.state, session.decisions))
+            session.close()
+            outcome = session.outcome
+        solved = None
+        if job.solve is not None:
+            source = SeededSource(seed, game, job.variants)
+            solved = game.solver().solve(game.new_state(job.variants), source.resolve, job.solve).answer  # type: ignore[misc]
+        assert outcome is not None
+        out.append(Result(seed, outcome.result, outcome.score, outcome.cause, solved))
+    return out
+
+
+def chunks(seeds: list[str], jobs: int) -> list[list[str]]:
+    """Small enough to keep every process busy to the end and the progress bar moving."""
+    size = max(1, min(50, len(seeds) // (jobs * 8) or 1))
+    return [seeds[i : i + size] for i in range(0, len(seeds), size)]
+
+
+def run(job: Job, seeds: list[str], jobs: int) -> Iterator[list[Result]]:
+    """Play every seed; yields each chunk's results as they come (any order), so a caller
+    can show progress and stop early. The caller puts them in seed order."""
+    parts = chunks(seeds, jobs)
+    if jobs <= 1:
+        for part in parts:
+            yield play_chunk(job, part)
+        return
+    import multiprocessing
+
+    # A Pool, not a ProcessPoolExecutor: stopping early (Ctrl-C) terminates the workers at
+    # once instead of waiting for the chunks they are playing.
+    with multiprocessing.Pool(jobs, initializer=_quiet) as pool:
+        yield from pool.imap_unordered(_play, [(job, part) for part in parts])
+
+
+def _play(args: tuple[Job, Sequence[str]]) -> list[Result]:
+    return play_chunk(*args)
+
+
+# -- what it comes to -------------------------------------------------------------------
+
+
+def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% interval of a win rate (Wilson's, sound near 0% and 100%)."""
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+@dataclass
+class Summary:
+    game: str
+    policy: str
+    variants: str
+    results: list[Result] = field(default_factory=list)  # in seed order
+    seconds: float = 0.0
+    complete: bool = True
+
+    def count(self, result: str) -> int:
+        return sum(1 for r in self.results if r.result == result)
+
+    @property
+    def played(self) -> int:
+        return len(self.results)
+
+    @property
+    def win_rate(self) -> float:
+        return self.count("won") / self.played if self.played else 0.0
+
+    @property
+    def scores(self) -> list[int]:
+        return [r.score for r in self.results if r.score is not None]
+
+    def solved(self, answer: str) -> int:
+        return sum(1 for r in self.results if r.solved == answer)
+
+    def as_dict(self) -> dict[str, Any]:
+        low, high = wilson(self.count("won"), self.played)
+        scores = self.scores
+        out: dict[str, Any] = {
+            "game": self.game,
+            "policy": self.policy,
+            "variants": self.variants,
+            "complete": self.complete,
+            "played": self.played,
+            "won": self.count("won"),
+            "lost": self.count("lost"),
+            "utter_loss": self.count("utter loss"),
+            "win_rate": round(self.win_rate, 4),
+            "interval_95": [round(low, 4), round(high, 4)],
+            "mean_score": round(sum(scores) / len(scores), 3) if scores else None,
+            "seconds": round(self.seconds, 2),
+            "games_per_second": round(self.played / self.seconds, 1) if self.seconds else None,
+            "results": [asdict(r) for r in self.results],
+        }
+        if any(r.solved for r in self.results):
+            out["winnable"] = self.solved("winnable")
+            out["not_winnable"] = self.solved("not winnable")
+            out["unknown"] = self.solved("unknown")
+        return out
+
+
+def histogram(scores: list[int], width: int = 30) -> list[tuple[str, int, str]]:
+    """(score range, count, bar) lines: every score when there are few, else ten ranges."""
+    if not scores:
+        return []
+    low, high = min(scores), max(scores)
+    values = sorted(set(scores))
+    if len(values) <= 12:
+        bins = [(v, v) for v in values]
+    else:
+        step = math.ceil((high - low + 1) / 10)
+        bins = [(a, min(high, a + step - 1)) for a in range(low, high + 1, step)]
+    counts = [sum(1 for s in scores if a <= s <= b) for a, b in bins]
+    top = max(counts)
+    return [
+        (str(a) if a == b else f"{a}-{b}", n, "#" * max(1 if n else 0, round(width * n / top)))
+        for (a, b), n in zip(bins, counts)
+    ]
+
+
+def default_jobs() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+# -- the command -------------------------------------------------------------------------
+
+
+def command(
+    game: str,
+    games: int | None = None,
+    seeds: str | None = None,
+    policy: str | None = None,
+    variant_specs: Sequence[str] = (),
+    jobs: str = "auto",
+    as_json: bool = False,
+    csv: Path | None = None,
+    logs: Path | None = None,
+    solve: bool = False,
+    budget: str = "200000",
+    plain: bool = False,
+) -> int:
+    """``storyteller simulate``: play many seeded games unattended and say how they went."""
+    import json
+    import sys
+
+    from storyteller import app
+
+    rules = app.load_game(game)
+    variants = app.load_variants(rules, list(variant_specs))
+    name = policy or ("greedy" if rules.has_policy else "random")
+    if name != "random" and name not in rules.policies:
+        known = ", ".join(["random", *rules.policies])
+        raise app.UserError(f"{rules.title} has no policy '{name}' (its policies: {known})", app.EXIT_USAGE)
+    try:
+        chosen = parse_seeds(seeds, games)
+        limits = parse_budget(budget) if solve else None
+    except ValueError as e:
+        raise app.UserError(str(e), app.EXIT_USAGE) from None
+    if solve and rules.solver is None:
+        raise app.UserError(f"{rules.title} has no solver yet", app.EXIT_USAGE)
+    if jobs == "auto":
+        workers = default_jobs()
+    elif jobs.isdigit() and int(jobs) >= 1:
+        workers = int(jobs)
+    else:
+        raise app.UserError(f"--jobs takes a number of processes or 'auto', not '{jobs}'", app.EXIT_USAGE)
+    if csv is not None and csv.exists() and not csv.is_file():
+        raise app.UserError(f"{csv}: is not a file", app.EXIT_USAGE)
+    if logs is not None:
+        try:
+            logs.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise app.UserError(f"{logs}: cannot write logs here ({e.strerror or e})") from None
+    job = Job(rules.name, variants, name, str(logs) if logs else None, limits)
+    summary = Summary(rules.name, name, rules.describe_variants(variants))
+    order = {seed: i for i, seed in enumerate(chosen)}
+    done: list[Result] = []
+    started = time.perf_counter()
+    bar = _Progress(len(chosen), enabled=sys.stderr.isatty() and not as_json)
+    code = 0
+    try:
+        with bar:
+            for part in run(job, chosen, workers):
+                done += part
+                bar.update(done, time.perf_counter() - started)
+    except KeyboardInterrupt:
+        summary.complete = False
+        code = app.EXIT_INTERRUPTED
+    summary.results = sorted(done, key=lambda r: order[r.seed])
+    summary.seconds = time.perf_counter() - started
+    if csv is not None:
+        rows = ["seed,result,score,cause" + (",solved" if solve else "")]
+        for r in summary.results:
+            rows.append(",".join([r.seed, r.result, "" if r.score is None else str(r.score), r.cause]
+                                 + ([r.solved or ""] if solve else [])))
+        try:
+            from storyteller.export import write_atomic
+
+            write_atomic(csv, "\n".join(rows) + "\n")
+        except OSError as e:
+            raise app.UserError(f"{csv}: cannot write here ({e.strerror or e})") from None
+    if as_json:
+        sys.stdout.write(json.dumps(summary.as_dict(), indent=2) + "\n")
+    else:
+        _report(summary, plain or bool(os.environ.get("NO_COLOR")))
+    if not summary.complete:
+        app.err(f"interrupted: {summary.played} of {len(chosen)} games played; the figures above are for those")
+    return code
+
+
+class _Progress:
+    """A rich progress bar on stderr: games per second and the running win rate with its interval."""
+
+    def __init__(self, total: int, enabled: bool) -> None:
+        self.total = total
+        self.enabled = enabled
+        self.progress: Any = None
+
+    def __enter__(self) -> "_Progress":
+        if self.enabled:
+            from rich.console import Console
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+            self.progress = Progress(
+                TextColumn("playing"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[rate]}"),
+                TimeElapsedColumn(), console=Console(stderr=True), transient=True,
+            )
+            self.progress.__enter__()
+            self.task = self.progress.add_task("games", total=self.total, rate="")
+        return self
+
+    def update(self, done: list[Result], seconds: float) -> None:
+        if self.progress is None:
+            return
+        wins = sum(1 for r in done if r.result == "won")
+        low, high = wilson(wins, len(done))
+        rate = f"{len(done) / seconds:,.0f} games/s, won {100 * wins / len(done):.1f}% ({100 * low:.1f}-{100 * high:.1f}%)"
+        self.progress.update(self.task, completed=len(done), rate=rate)
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.progress is not None:
+            self.progress.__exit__(*exc)
+
+
+def _report(s: Summary, plain: bool) -> None:
+    from rich import box
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console(no_color=plain, highlight=False)
+    low, high = wilson(s.count("won"), s.played)
+    table = Table(title=f"{s.game}, {s.variants}, {s.policy}: {s.played:,} games", title_justify="left",
+                  box=box.SIMPLE_HEAD, show_header=False)
+    table.add_column(justify="right")
+    table.add_column()
+    table.add_row("won", f"{s.count('won'):,} ({100 * s.win_rate:.2f}%, 95% interval {100 * low:.2f}-{100 * high:.2f}%)")
+    table.add_row("lost", f"{s.count('lost'):,}")
+    if s.count("utter loss"):
+        table.add_row("utter losses", f"{s.count('utter loss'):,}")
+    scores = s.scores
+    if scores:
+        table.add_row("mean score", f"{sum(scores) / len(scores):.2f}")
+    if any(r.solved for r in s.results):
+        n = s.played
+        table.add_row("winnable", f"{s.solved('winnable'):,} ({100 * s.solved('winnable') / n:.1f}% of deals, "
+                                  f"with every card known; {s.solved('unknown')} unknown)")
+    table.add_row("speed", f"{s.played / s.seconds:,.0f} games/s ({s.seconds:.1f} s)" if s.seconds else "-")
+    console.print(table)
+    lines = histogram(scores)
+    if lines:
+        console.print("score  games")
+        for label, n, bar in lines:
+            console.print(f"{label:>5}  {n:>5}  {bar}")
