@@ -300,6 +300,20 @@ def simulate(
 
 
 @app.command()
+def solve(
+    target: str = typer.Argument(..., help="A game (with --seed) or a log: the deal to look at.", metavar="GAME|LOG"),
+    seed: Optional[str] = typer.Option(None, "--seed", help="The deal's seed (with a game)."),
+    variant: List[str] = typer.Option([], "--variant", "-v", help=VARIANT_HELP),
+    budget: str = typer.Option("10s", "--budget", help="How long to search: positions (200000) or seconds (10s)."),
+    log: Optional[Path] = typer.Option(None, "--log", help="If the deal can be won, write a winning game here."),
+) -> None:
+    """With every card known, could this deal be won? winnable (with a winning game), not winnable, or unknown."""
+    from storyteller import simulation
+
+    _run(simulation.solve_command, target, seed=seed, variant_specs=variant, budget=budget, log=log)
+
+
+@app.command()
 def stats(
     game: Optional[str] = typer.Argument(None, help="Only this game (default: every game)."),
     variant: List[str] = typer.Option([], "--variant", "-v", help="Only games played with these variants (with GAME)."),

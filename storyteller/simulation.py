@@ -377,3 +377,78 @@ def _report(s: Summary, plain: bool) -> None:
         console.print("score  games")
         for label, n, bar in lines:
             console.print(f"{label:>5}  {n:>5}  {bar}")
+
+
+# -- could this deal have been won? ------------------------------------------------------
+
+
+def verdict_words(verdict: Any) -> str:
+    """A solver's answer in one sentence."""
+    n = f"{verdict.nodes:,} position{'s' if verdict.nodes != 1 else ''}"
+    if verdict.answer == "winnable":
+        return f"winnable: a winning game of {len(verdict.moves)} moves was found (searched {n})"
+    if verdict.answer == "not winnable":
+        return f"not winnable: no line of play wins this deal, even with every card known (searched all {n})"
+    return f"unknown: the search stopped at its budget after {n}, before it could tell"
+
+
+def solve_deal(rules: Any, variants: dict[str, str], seed: str, budget: Budget) -> Any:
+    from storyteller.session import SeededSource
+
+    solver = rules.solver()
+    return solver.solve(rules.new_state(variants), SeededSource(seed, rules, variants).resolve, budget)
+
+
+def witness(rules: Any, variants: dict[str, str], seed: str, moves: Sequence[str], path: Path) -> Any:
+    """Play a winning line as a logged game (``storyteller replay`` verifies it)."""
+    from storyteller.session import Session
+
+    session = Session.new(rules, variants, seed, path, mode="solver")
+    try:
+        session.advance()
+        for key in moves:
+            session.decide(key)
+    finally:
+        session.close()
+    return session.outcome
+
+
+def solve_command(target: str, seed: str | None = None, variant_specs: Sequence[str] = (), budget: str = "10s",
+                  log: Path | None = None) -> int:
+    """``storyteller solve GAME --seed S`` or ``storyteller solve LOG``."""
+    from storyteller import app, store
+    from storyteller.words import command as shell
+
+    path = Path(target)
+    if path.suffix == ".jsonl" or path.exists():
+        if seed is not None or variant_specs:
+            raise app.UserError("a log says its own seed and variants: give no --seed or --variant with it", app.EXIT_USAGE)
+        game_log = store.open_log(path)
+        if game_log.header.get("source", "seeded") != "seeded":
+            raise app.UserError(f"{path}: its cards or dice came from a real table, so the whole deal is not known: "
+                                "it cannot be solved")
+        rules = app.load_game(game_log.game)
+        variants = rules.validate_variants(game_log.variants)
+        seed = game_log.seed
+    else:
+        rules = app.load_game(target)
+        variants = app.load_variants(rules, list(variant_specs))
+        if seed is None:
+            raise app.UserError("which deal? give --seed S (or a log)", app.EXIT_USAGE)
+        seed = app.load_seed(seed)
+    if rules.solver is None:
+        raise app.UserError(f"{rules.title} has no solver yet", app.EXIT_USAGE)
+    try:
+        limits = parse_budget(budget)
+    except ValueError as e:
+        raise app.UserError(str(e), app.EXIT_USAGE) from None
+    if log is not None and log.exists():
+        raise app.UserError(f"{log}: already exists; choose another --log path", app.EXIT_USAGE)
+    verdict = solve_deal(rules, variants, seed, limits)
+    app.say(f"{rules.title}, seed {seed}, {rules.describe_variants(variants)}: {verdict_words(verdict)}.")
+    if verdict.answer == "winnable" and log is not None:
+        outcome = witness(rules, variants, seed, verdict.moves, log)
+        if outcome is None or not outcome.won:
+            raise app.UserError(f"the solver's winning line did not win when played ({log} keeps it): please report this")
+        app.say(f"Wrote the winning game to {log}; check it with: {shell('storyteller', 'replay', log)}")
+    return 0
