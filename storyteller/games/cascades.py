@@ -48,8 +48,8 @@ from dataclasses import dataclass, field
 from typing import Mapping, Sequence
 
 from storyteller.cards import decktet_cards
-from storyteller.decktet import SUITS, label
-from storyteller.engine import Action, Draw, Game, GameState, Hint, Move, Outcome, RuleError, Variant
+from storyteller.decktet import label
+from storyteller.engine import Action, Draw, Game, GameState, Move, Outcome, RuleError, Variant
 from storyteller.words import cap
 
 RESERVES = 3
@@ -72,11 +72,16 @@ def extra_ids() -> list[str]:
     return [c.id for c in decktet_cards() if c.rank in PAWNS_COURTS]
 
 
+_DECKS = {pc: tuple(basic_ids() + (extra_ids() if pc else [])) for pc in (False, True)}
+_DECK_SETS = {pc: frozenset(ids) for pc, ids in _DECKS.items()}  # looked up at every draw
+
+
 def deck_ids(pawns_courts: bool) -> list[str]:
-    return basic_ids() + (extra_ids() if pawns_courts else [])
+    return list(_DECKS[pawns_courts])
 
 
-_CARDS = frozenset(deck_ids(True))  # every card either deck holds
+_CARDS = _DECK_SETS[True]  # every card either deck holds
+_LABELS = {c: label(c) for c in _CARDS}  # each card in words, as the moves name it
 # Card facts the rules look at, by id: (rank, frozenset of suits).
 _FACTS: dict[str, tuple[str, frozenset[str]]] = {c.id: (c.rank, frozenset(c.suits)) for c in decktet_cards() if c.id in _CARDS}
 
@@ -114,11 +119,12 @@ def turn_tops(cycle: list[str]) -> list[str]:
 # -- the placing rule -----------------------------------------------------------------------
 #
 # Written once, here, and used by everything that asks whether a card may go on a tier:
-# the legal moves and the end-of-game test (``CascadesState.fits`` and ``fitting``), the
-# rule a refused play names (``CascadesState.why_not``), what the table shows a tier
-# takes now (``CascadesState.takes``) and the policy's search, which keeps its own
-# compact position (counts in a flat tuple, suits as bit masks) and so calls it with
-# plain values: the rule needs only counts of one rank and ``&`` between suits.
+# the legal moves and the end-of-game test (``CascadesState.fits``, ``fitting`` and
+# ``stuck``), the rule a refused play names (``CascadesState.why_not``), what the table
+# shows a tier takes now (``CascadesState.takes``) and the search of the policy and the
+# solver (``cascades_solver.rank_table``), which asks it once for every count a rank can
+# reach and keeps suits as bit masks: the rule needs only counts of one rank and ``&``
+# between suits.
 
 FULL = "full"  # the tier holds as many of the rank as it may
 WAITS_ABOVE = "waits-above"  # tier 2 or 3: the tier above must hold more of the rank first
@@ -350,7 +356,7 @@ class CascadesState(GameState):
     # -- chance --------------------------------------------------------------------------
 
     def _unseen(self) -> frozenset[str]:
-        return frozenset(deck_ids(self.pawns_courts)) - self.seen
+        return _DECK_SETS[self.pawns_courts] - self.seen
 
     def chance(self) -> Draw | None:
         return self.pending
@@ -415,14 +421,43 @@ class CascadesState(GameState):
         return out
 
     def stuck(self) -> bool:
-        """All reserves open and nothing can ever be played again (see the module docstring)."""
+        """All reserves open and nothing can ever be played again (see the module docstring).
+
+        It runs after every move, so it asks the placing rule directly, the tiers' ends
+        looked up once, and stops at the first card that can be played."""
         if self.opened < RESERVES:
             return False
+        ends = (self._end_suits(1), self._end_suits(2), self._end_suits(3))
+        c1, c2, c3 = self.counts
+
+        def fits(card_id: str) -> bool:
+            rank, suits = _FACTS[card_id]
+            held = c1.get(rank, 0), c2.get(rank, 0), c3.get(rank, 0)
+            return (
+                refusal(rank, 1, held, suits, ends[0]) is None
+                or refusal(rank, 2, held, suits, ends[1]) is None
+                or refusal(rank, 3, held, suits, ends[2]) is None
+            )
+
         for k in range(1, RESERVES + 1):
             top = self.reserve_top(k)
-            if top and self.playable(top):
+            if top and fits(top):
                 return False
-        return not any(self.playable(c) for c in set(self.reachable_tops()))
+        return not any(fits(c) for c in self._reachable())
+
+    def _reachable(self):
+        """``reachable_tops``, one card at a time, without building the lists."""
+        waste, stock = self.waste, self.stock
+        if waste:
+            yield waste[-1]
+        n = len(stock)
+        for i in range(TURN - 1, n + TURN - 1, TURN):
+            yield stock[i if i < n else n - 1]
+        w = len(waste)
+        n += w
+        for i in range(TURN - 1, n + TURN - 1, TURN):
+            j = i if i < n else n - 1
+            yield waste[j] if j < w else stock[j - w]
 
     def _settle(self) -> None:
         if self.pending is not None or self.result is not None:
@@ -496,7 +531,7 @@ class CascadesState(GameState):
             return self.turn_text()
         assert isinstance(move, Play)
         src = "the waste" if move.reserve is None else f"the {RESERVE_NAMES[move.reserve]} reserve"
-        return f"Play {label(move.card)} from {src} to tier {move.tier}"
+        return f"Play {_LABELS[move.card]} from {src} to tier {move.tier}"
 
     def apply(self, move: Move) -> None:
         if self.result is not None:
@@ -558,186 +593,22 @@ class CascadesState(GameState):
         return out
 
 
-# -- the built-in policy ------------------------------------------------------------------
+# -- the built-in player and the solver ------------------------------------------------------
 #
-# Two facts make a good policy cheap. First, it pays to turn through the first three
-# passes without playing: by then every reserve is open and every stock card has been
-# seen. From pass 2 on, with no play, the stock comes round in the same threes every
-# pass. Pass 1 is aligned differently (the forced first card takes one card out), so a
-# card that tops the waste only in pass 1 is given up; playing such cards when they show
-# was measured and wins less often (160 against 199 wins on seeds 0..399). So the policy
-# only turns until all three reserves are open. Second, from then on the
-# only news is the card turned up under a played reserve top, so the policy searches the
-# known cards once, remembers the line it found, and searches again only when a new card
-# shows or the position leaves its plan. The search is a depth-first walk over "next
-# plays" (any card that turning alone can bring to the top of the waste, or a reserve
-# top, to any tier it fits), capped at SEARCH_BUDGET positions, keeping the line that
-# places the most cards. It reads only what the player has seen.
-#
-# The remembered plans belong to the policy object, one per game, and are keyed by
-# everything visible, so a hint is always a sound move for the position; a position met
-# along an earlier plan gets that plan's next step rather than a fresh search. A game
-# played from its start always gets the same hints, and a resumed game whose policy is
-# shown the states before every standing decision again plans exactly as it did.
-
-SEARCH_BUDGET = 200
-PLAN_MAX = 100_000  # positions remembered before the memory starts afresh
-_RANKS = ranks(True)
-_RANK_INDEX = {r: i for i, r in enumerate(_RANKS)}
-_NR = len(_RANKS)
-_SUIT_BIT = {s: 1 << i for i, s in enumerate(SUITS)}
-_RANK = {cid: rank for cid, (rank, _) in _FACTS.items()}
-_RI = {cid: _RANK_INDEX[rank] for cid, (rank, _) in _FACTS.items()}
-_MASK = {cid: sum(_SUIT_BIT[s] for s in suits) for cid, (_, suits) in _FACTS.items()}
-_NSUITS = {cid: len(suits) for cid, (_, suits) in _FACTS.items()}
-
-# A position of the search: (counts, ends, waste, stock, reserves). ``counts`` holds how
-# many cards of each rank each tier holds, tier by tier in _RANKS order; ``ends`` the suit
-# mask of each tier's end card (0 when empty); ``reserves`` (top card or None, cards
-# left) for each reserve.
+# They live in their own modules (``cascades_policy``, ``cascades_solver``), which use the
+# placing rule above; they are imported when first made.
 
 
-def _order(k: int, d: int, cid: str, t: int) -> tuple:
-    """Which plays the search tries first: cards with fewer suits (an Ace or a Crown
-    leaves only one suit to follow, so it is best placed while followers abound), then
-    lower tiers, then reserve cards, then the nearest."""
-    return (_NSUITS[cid], -t, k < 0, d)
+def _greedy():
+    from storyteller.games.cascades_policy import CascadesGreedy
+
+    return CascadesGreedy()
 
 
-def _turn(waste: tuple, stock: tuple) -> tuple[tuple, tuple]:
-    if not stock:
-        waste, stock = (), waste
-    j = min(TURN, len(stock))
-    return waste + stock[:j], stock[j:]
+def _solver():
+    from storyteller.games.cascades_solver import CascadesSolver
 
-
-def _next_plays(waste: tuple, stock: tuple, reserves: tuple) -> list[tuple]:
-    """(card, reserve index or -1, turns first, waste after, stock after) for each card
-    that can be played next: reserve tops, then the waste top now and after each turn."""
-    out = [(top, k, 0, waste, stock) for k, (top, _) in enumerate(reserves) if top]
-    if waste:
-        out.append((waste[-1], -1, 0, waste[:-1], stock))
-    d = 0
-    for w0, st in ((waste, stock), ((), waste + stock)):  # the rest of this pass, then a whole pass
-        i, n = 0, len(st)
-        while i < n:
-            j = min(i + TURN, n)
-            w = w0 + st[:j]
-            d += 1
-            out.append((w[-1], -1, d, w[:-1], st[j:]))
-            i = j
-    return out
-
-
-def _placed(counts: tuple, ends: tuple, reserves: tuple, cid: str, k: int, t: int) -> tuple[tuple, tuple, tuple]:
-    """The counts, ends and reserves after ``cid`` goes on tier ``t`` (from reserve
-    index ``k``, or the waste when ``k`` is -1)."""
-    i = (t - 1) * _NR + _RI[cid]
-    counts = counts[:i] + (counts[i] + 1,) + counts[i + 1 :]
-    ends = ends[: t - 1] + (_MASK[cid],) + ends[t:]
-    if k >= 0:
-        reserves = reserves[:k] + ((None, reserves[k][1] - 1),) + reserves[k + 1 :]
-    return counts, ends, reserves
-
-
-class _Search:
-    def __init__(self, budget: int) -> None:
-        self.budget = budget
-
-    def run(self, pos: tuple, known: int) -> list[tuple]:
-        self.nodes, self.seen, self.known = 0, set(), known
-        self.best: list[tuple] = []
-        self._dfs(pos, [])
-        return self.best
-
-    def _dfs(self, pos: tuple, line: list) -> bool:
-        if len(line) > len(self.best):
-            self.best = list(line)
-            if len(line) == self.known:
-                return True  # every known card placed: nothing better exists
-        if self.nodes >= self.budget or pos in self.seen:
-            return False
-        self.seen.add(pos)
-        self.nodes += 1
-        counts, ends, waste, stock, reserves = pos
-        moves, done = [], set()
-        for cid, k, d, w, st in _next_plays(waste, stock, reserves):
-            r = _RI[cid]
-            held = counts[r], counts[_NR + r], counts[2 * _NR + r]
-            rank, suits = _RANK[cid], _MASK[cid]
-            for t in range(1, TIERS + 1):
-                if refusal(rank, t, held, suits, ends[t - 1]) is None and (cid, t, len(w)) not in done:
-                    done.add((cid, t, len(w)))
-                    moves.append((_order(k, d, cid, t), d, cid, k, w, st, t))
-        moves.sort(key=lambda m: m[0])
-        for _, d, cid, k, w, st, t in moves:
-            c2, e2, r2 = _placed(counts, ends, reserves, cid, k, t)
-            line.append((cid, k, d, t))
-            if self._dfs((c2, e2, w, st, r2), line):
-                return True
-            line.pop()
-            if self.nodes >= self.budget:
-                return False
-        return False
-
-
-def _position(state: CascadesState) -> tuple:
-    counts = tuple(state.counts[t].get(r, 0) for t in range(TIERS) for r in _RANKS)
-    ends = tuple(_MASK[e] if e else 0 for e in (state.end(t) for t in range(1, TIERS + 1)))
-    reserves = tuple((state.reserve_top(k), len(state.reserves[k - 1])) for k in range(1, RESERVES + 1))
-    return counts, ends, tuple(state.waste), tuple(state.stock), reserves
-
-
-class CascadesGreedy:
-    """Turns until every reserve is open, then plays the best line a bounded search of
-    the cards seen finds, remembering it (see the comment above)."""
-
-    def __init__(self) -> None:
-        self.plans: dict[tuple, tuple[Move, str]] = {}  # position -> (move, why), along lines found
-
-    def choose(self, state: CascadesState) -> Hint | None:
-        moves = state.moves()
-        if not moves:
-            return None
-        if state.opened < RESERVES:
-            return self._hint(
-                state, Turn(),
-                "Turn without playing until every reserve is open: by then every card has been seen, and a "
-                "plan made with all of them wins more often than playing early.",
-            )
-        pos = _position(state)
-        if pos not in self.plans:
-            self._plan(pos)
-        move, why = self.plans.get(pos, (Turn(), "No line of play was found from here; turn."))
-        if move not in moves:  # cannot happen: a plan is keyed by everything the move depends on
-            raise RuntimeError(f"the plan's move {move.key} is not legal here")
-        return self._hint(state, move, why)
-
-    @staticmethod
-    def _hint(state: CascadesState, move: Move, why: str) -> Hint:
-        return Hint(Action(move, state.describe(move)), why)
-
-    def _plan(self, pos: tuple) -> None:
-        """Search from ``pos`` and remember the move at every position along the best line."""
-        counts, ends, waste, stock, reserves = pos
-        known = len(waste) + len(stock) + sum(1 for top, _ in reserves if top)
-        line = _Search(SEARCH_BUDGET).run(pos, known)
-        if len(self.plans) > PLAN_MAX:
-            self.plans.clear()
-        total = len(line)
-        for step, (cid, k, d, t) in enumerate(line):
-            left = total - step
-            for _ in range(d):
-                self.plans[pos] = (Turn(), f"Turn toward {label(cid)}: the plan plays it next, on tier {t}.")
-                waste, stock = _turn(waste, stock)
-                pos = (counts, ends, waste, stock, reserves)
-            why = f"A search of the cards seen so far finds a line placing {left} more; this play starts it."
-            self.plans[pos] = (Play(cid, t, k + 1 if k >= 0 else None), why)
-            counts, ends, reserves = _placed(counts, ends, reserves, cid, k, t)
-            if k >= 0:
-                break  # a new card turns up under it: plan again from there
-            waste = waste[:-1]
-            pos = (counts, ends, waste, stock, reserves)
+    return CascadesSolver()
 
 
 # -- the game -------------------------------------------------------------------------------
@@ -760,7 +631,8 @@ class Cascades(Game):
         "stalled": "lost: all three reserves are open and no card left can ever be played",
         "abandoned": "the player abandoned the game",
     }
-    policies = {"greedy": CascadesGreedy}
+    policies = {"greedy": _greedy}
+    solver = staticmethod(_solver)
 
     def deck(self, variants: Mapping[str, str], pile: str = "deck") -> list[str]:
         return deck_ids(variants.get("pawns-courts", "off") == "on")
