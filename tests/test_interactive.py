@@ -64,7 +64,7 @@ def test_a_guided_game_with_journal_entries_then_save(tmp_path):
         + menu_keys(5)  # "Undo the last move" after the journal entry
         + menu_keys(0)  # enter at stack 1 again (after the undo, the same card comes back)
         + ENTER  # skip the question
-        + menu_keys(7)  # explore, take, move 2, move 3, journal, undo, rules -> save and quit
+        + menu_keys(8)  # explore, take, move 2, move 3, journal, undo, hint, rules -> save and quit
     )
     # The menu positions are computed from what the table offers; check them on the screen too.
     result, path, screen = run_player(tmp_path, keys)
@@ -82,9 +82,9 @@ def test_a_guided_game_with_journal_entries_then_save(tmp_path):
 
 @pytest.mark.timeout(20)
 def test_resume_shows_the_last_entry_and_goes_on(tmp_path):
-    result, path, _ = run_player(tmp_path, "Hello." + ENTER + ENTER + ENTER + menu_keys(7))
+    result, path, _ = run_player(tmp_path, "Hello." + ENTER + ENTER + ENTER + menu_keys(8))
     assert result == "saved"
-    result, path, screen = run_player(tmp_path, menu_keys(0) + ENTER + menu_keys(7), path=path, resume=True)
+    result, path, screen = run_player(tmp_path, menu_keys(0) + ENTER + menu_keys(8), path=path, resume=True)
     assert "Welcome back" in screen and "Hello." in screen
     decisions = [e["action"] for e in read_events(path)[1:] if e["event"] == "decision"]
     assert decisions == ["enter 1", "explore"]
@@ -114,6 +114,8 @@ def test_the_end_shows_the_outcome_and_asks_a_last_word(tmp_path):
     screen = buffer.getvalue()
     assert outcome.result == "lost"
     assert "The game is over: lost" in screen
+    # a lost deal: the end screen says how to find out whether it could have been won
+    assert "Could this deal have been won?" in screen and "storyteller solve" in screen
     events = read_events(path)
     assert events[-2]["event"] == "end" and events[-1]["text"] == "So it ends."
 

@@ -134,13 +134,10 @@ def after_end(term, session: Session) -> None:
     style = "green" if outcome.won else "red"
     term.print(Panel(f"{escape(outcome.reason)}{score}", title=f"The game is over: {outcome.result}", title_align="left", style=style))
     if outcome.result in ("lost", "utter loss") and session.table is None and session.game.solver is not None:
-        if term.confirm("Could this deal have been won? (storyteller looks, with every card known, for up to 10 seconds)",
-                        default=False):
-            from storyteller.engine import Budget
-            from storyteller.simulation import solve_deal, verdict_words
+        from storyteller.words import command
 
-            verdict = solve_deal(session.game, session.variants, session.seed, Budget(seconds=10))
-            term.print(Panel(escape(verdict_words(verdict).capitalize() + "."), title="This deal", title_align="left"))
+        ask = command("storyteller", "solve", session.path, "--log", "won.jsonl")
+        term.print(Text(clean(f"Could this deal have been won? With every card known, storyteller can tell: {ask}")))
     text = term.text(LAST_WORD, instruction="(Enter to skip)")
     if text.strip():
         session.journal(text, LAST_WORD)
