@@ -13,7 +13,6 @@ from storyteller.games.adaman import (
     GAME,
     RANK,
     SUITS,
-    AdamanGreedy,
     Control,
     Shift,
     control_action,
@@ -23,6 +22,7 @@ from storyteller.games.adaman import (
     payments,
     why_refused,
 )
+from storyteller.games.adaman_policy import AdamanGreedy
 from storyteller.rng import Stream
 from storyteller.session import SeededSource
 

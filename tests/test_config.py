@@ -349,8 +349,9 @@ def questions_asked(game_name: str, seed: str, questions: str, tmp_path: Path) -
     return term.asked[:-1]
 
 
-# every-reveal, key-moments, none: questions asked after reveals in one seeded game (seed "2")
-COUNTS = {"carddom": (9, 8, 0), "adaman": (11, 5, 0), "cascades": (10, 4, 0), "hexaract": (38, 7, 0)}
+# every-reveal, key-moments, none: questions asked after reveals in one seeded game (seed "2",
+# played by the greedy player, so a change to a policy changes these counts)
+COUNTS = {"carddom": (11, 10, 0), "adaman": (11, 7, 0), "cascades": (10, 4, 0), "hexaract": (38, 7, 0)}
 
 
 @pytest.mark.parametrize("game", sorted(COUNTS))

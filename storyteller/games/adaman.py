@@ -42,7 +42,7 @@ from typing import Iterable, Mapping
 
 import storyteller.decktet as decktet
 from storyteller.cards import Card, decktet_cards
-from storyteller.engine import Action, Draw, Game, GameState, Hint, Move, Outcome, RuleError, Variant, VariantError
+from storyteller.engine import Action, Draw, Game, GameState, Move, Outcome, RuleError, Variant, VariantError
 
 ROW = 5  # the capital and the resources are dealt up to five cards
 COURT_LIMIT = 5  # a sixth personality at court is the end
@@ -79,6 +79,8 @@ def is_personality(card_id: str) -> bool:
 RANK: dict[str, int] = {cid: rank(cid) for cid in CARDS}
 SUITS: dict[str, frozenset[str]] = {cid: frozenset(suits(cid)) for cid in CARDS}
 PERSON: dict[str, bool] = {cid: is_personality(cid) for cid in CARDS}
+LABEL: dict[str, str] = {cid: decktet.label(cid, rank=str(RANK[cid])) for cid in CARDS}  # "the Mill (8, Waves/Leaves)"
+SPENT: dict[str, str] = {cid: f"{decktet.name(cid)} ({RANK[cid]})" for cid in CARDS}  # "the Mill (8)"
 
 
 def game_deck(variants: Mapping[str, str]) -> tuple[str, ...]:
@@ -87,6 +89,28 @@ def game_deck(variants: Mapping[str, str]) -> tuple[str, ...]:
         return BASIC + EXTENDED
     n = int(variants.get("extra-personalities", "0"))
     return BASIC + EXTRA_PERSONALITIES[:n]
+
+
+_SETS: dict[tuple[str, ...], frozenset[str]] = {}
+
+
+def _as_set(deck: tuple[str, ...]) -> frozenset[str]:
+    """The cards of a game's deck as a set (made once per deck)."""
+    found = _SETS.get(deck)
+    if found is None:
+        found = _SETS[deck] = frozenset(deck)
+    return found
+
+
+_PEOPLE: dict[tuple[str, ...], int] = {}
+
+
+def _people(deck: tuple[str, ...]) -> int:
+    """How many personalities a game's deck holds (counted once per deck)."""
+    found = _PEOPLE.get(deck)
+    if found is None:
+        found = _PEOPLE[deck] = sum(1 for c in deck if PERSON[c])
+    return found
 
 
 def in_order(card_ids: Iterable[str]) -> list[str]:
@@ -114,8 +138,9 @@ def payments(resources: Iterable[str], target: str, minimal: bool = False) -> li
     """Every legal payment for ``target`` from ``resources``: fewest cards first, each in
     deck order. With ``minimal``, only the payments no card of which could be left out.
 
-    The one enumeration of payments: the legal actions, the greedy policy and its
-    end-game solver all use it."""
+    The one enumeration of payments of the rules: the legal actions use it (the policy and
+    the solver use the same enumeration on bit masks, ``adaman_core.Tables.payments``,
+    and a test checks the two agree)."""
     need = RANK[target]
     ts = SUITS[target]
     eligible = in_order(r for r in resources if SUITS[r] & ts)
@@ -254,7 +279,10 @@ class AdamanState(GameState):
         return self.pending
 
     def _ask(self, to: str) -> None:
-        options = frozenset(self.deck).difference(*self.places().values())
+        # every card of the game not in one of the places (see ``places``)
+        options = _as_set(self.deck).difference(self.court, self.capital, self.resources, self.discard, self.controlled)
+        if self.excuse_at:
+            options = options - {EXCUSE}
         self.pending = Draw(deal=0, slot=self.drawn, to=to, options=options)
 
     def _deal(self) -> None:
@@ -325,7 +353,7 @@ class AdamanState(GameState):
             )
 
     def _check_won(self) -> bool:
-        if len(self.controlled) == sum(1 for c in self.deck if PERSON[c]):
+        if len(self.controlled) == _people(self.deck):
             kept = sum(RANK[c] for c in self.resources)
             ruled = sum(RANK[c] for c in self.controlled)
             self.result = Outcome(
@@ -359,7 +387,7 @@ class AdamanState(GameState):
 
     def describe(self, move: Move) -> str:
         if isinstance(move, Shift):
-            card = decktet.label(move.card, rank=str(RANK[move.card]))
+            card = LABEL[move.card]
             if move.to == "capital":
                 return f"The Excuse: move {card} from your resources to the capital"
             if move.to == "court":
@@ -370,8 +398,8 @@ class AdamanState(GameState):
         where = "the court" if target in self.court else "the capital"
         total = sum(RANK[r] for r in move.paid)
         then = "it is controlled and leaves play" if PERSON[target] else "it joins your resources"
-        spent = " + ".join(f"{decktet.name(r)} ({RANK[r]})" for r in move.paid)
-        named = decktet.label(target, rank=str(RANK[target]))
+        spent = " + ".join(SPENT[r] for r in move.paid)
+        named = LABEL[target]
         return f"Control {named} in {where} with {spent} (total {total}); {then}"
 
     def apply(self, move: Move) -> None:
@@ -477,232 +505,28 @@ def control_action(state: AdamanState, target: str, resources: Iterable[str]) ->
     return Action(move, state.describe(move))
 
 
-# -- the greedy policy ----------------------------------------------------------------------
+# -- the built-in player and the solver (their own modules, loaded when first asked for) ------
 
 
-def _solve(capital: frozenset, court: frozenset, resources: frozenset, memo: dict) -> bool:
-    """With the deck empty: can every personality left on the table still be controlled?
+def greedy_policy():
+    """A new greedy policy (see ``storyteller.games.adaman_policy``)."""
+    from storyteller.games.adaman_policy import AdamanGreedy
 
-    Nothing is dealt any more, so keeping a card never hurts: only minimal payments are tried.
-    """
-    if not any(PERSON[c] for c in court) and not any(PERSON[c] for c in capital):
-        return True
-    key = (capital, court, resources)
-    if key in memo:
-        return memo[key]
-    memo[key] = False
-    for t in sorted(court | capital, key=lambda c: -RANK[c]):
-        for pay in payments(resources, t, minimal=True):
-            rest = resources.difference(pay)
-            if PERSON[t]:
-                ok = _solve(capital - {t}, court - {t}, rest, memo)
-            else:
-                ok = _solve(capital - {t}, court, rest | {t}, memo)
-            if ok:
-                memo[key] = True
-                return True
-    return False
+    return AdamanGreedy()
 
 
-# The greedy policy scores every legal play using only what a player can see: the table, and
-# which cards are still in the deck (never their order). Overpaying is considered on purpose:
-# a weak card spent is replaced by a fresh one at the refill, so the score weighs what is
-# spent against the average worth of what will be dealt. Once the deck is empty the rest of
-# the game is solved exactly. Weights were tuned on seeds 10000-10999 and 20000-20999, outside
-# the range the win-rate script reports.
-WEIGHTS = dict(
-    control=24.0,  # a personality controlled
-    from_court=1.5,  # ... taken out of the court
-    utter=45.0,  # chance that the coming refill puts a sixth personality at court
-    court=2.4,  # expected court size after the refill
-    unaffordable=1.0,  # personalities on the table the remaining resources cannot pay for
-    mobility=0.5,  # targets the remaining resources can still pay for
-    stuck=8.0,  # ... none at all
-    spent=0.375,  # per card spent
-    value=1.6,  # worth of the cards spent (rank weighted by how much their suits are needed)
-    gain=0.8,  # worth of a card brought into the resources
-    fresh=1.0,  # worth of the cards the refill will deal into the resources (on average)
-)
+def search_policy():
+    """A new search policy: the greedy one, looking at every order of the last cards."""
+    from storyteller.games.adaman_policy import AdamanSearch
+
+    return AdamanSearch()
 
 
-def _court_risk(court: int, resources: int, capital: int, people: int, cards: int) -> tuple[float, float]:
-    """(chance of a sixth personality at court, expected court size) over the coming refill.
+def solver():
+    """A new solver for deals with every card known (see ``storyteller.games.adaman_solver``)."""
+    from storyteller.games.adaman_solver import AdamanSolver
 
-    ``people`` of the ``cards`` left in the deck are personalities; the capital is dealt
-    first (a personality there is harmless), then the resources, where each personality
-    goes to court and is replaced.
-    """
-    dist = {(people, cards): 1.0}
-    for _ in range(max(0, ROW - capital)):
-        nxt: dict = {}
-        for (k, n), p in dist.items():
-            if n == 0:
-                nxt[(k, n)] = nxt.get((k, n), 0.0) + p
-                continue
-            if k:
-                nxt[(k - 1, n - 1)] = nxt.get((k - 1, n - 1), 0.0) + p * k / n
-            if k < n:
-                nxt[(k, n - 1)] = nxt.get((k, n - 1), 0.0) + p * (n - k) / n
-        dist = nxt
-    need = max(0, ROW - resources)
-    utter = expected = 0.0
-    cur = {(k, n, court, 0): p for (k, n), p in dist.items()}
-    while cur:
-        nxt = {}
-        for (k, n, c, got), p in cur.items():
-            if got >= need or n == 0:
-                expected += p * c
-                continue
-            if k:
-                q = p * k / n
-                if c + 1 > COURT_LIMIT:
-                    utter += q
-                else:
-                    key = (k - 1, n - 1, c + 1, got)
-                    nxt[key] = nxt.get(key, 0.0) + q
-            if k < n:
-                key = (k, n - 1, c, got + 1)
-                nxt[key] = nxt.get(key, 0.0) + p * (n - k) / n
-        cur = nxt
-    return utter, expected
-
-
-class _Outlook:
-    """What the policy knows before one choice: the table and the cards still unseen."""
-
-    def __init__(self, state: AdamanState, weights: dict) -> None:
-        self.state = state
-        self.w = weights
-        self.unseen = state.unseen()
-        self.people_left = sum(1 for c in self.unseen if PERSON[c])
-        self.total_people = sum(1 for c in state.deck if PERSON[c])
-        self.todo = state.to_control()
-        self.pool = (
-            list(state.resources)
-            + [c for c in state.capital if not PERSON[c]]
-            + [c for c in self.unseen if not PERSON[c] and c != EXCUSE]
-        )
-        self._risk: dict = {}
-
-    def risk(self, court: int, resources: int, capital: int) -> tuple[float, float]:
-        key = (court, resources, capital)
-        if key not in self._risk:
-            self._risk[key] = _court_risk(court, resources, capital, self.people_left, len(self.unseen))
-        return self._risk[key]
-
-    def worth(self, todo: list[str], pool: list[str]):
-        """A card's worth: its rank, weighted by how much its neediest suit is in demand."""
-        demand: dict[str, float] = {}
-        for p in todo:
-            for x in SUITS[p]:
-                demand[x] = demand.get(x, 0.0) + RANK[p] / len(SUITS[p])
-        supply: dict[str, float] = {}
-        for r in pool:
-            for x in SUITS[r]:
-                supply[x] = supply.get(x, 0.0) + RANK[r] / len(SUITS[r])
-        need = {x: demand.get(x, 0.0) / max(supply.get(x, 0.0), 1.0) for x in decktet.SUITS}
-        return lambda r: RANK[r] * max(need[x] for x in SUITS[r]) if SUITS[r] else 0.0
-
-    def score(self, target: str, paid: tuple[str, ...]) -> float:
-        s, w = self.state, self.w
-        person = PERSON[target]
-        resources = [r for r in s.resources if r not in paid]
-        if not person:
-            resources.append(target)
-        court = [c for c in s.court if c != target]
-        capital = [c for c in s.capital if c != target]
-        if person and len(s.controlled) + 1 == self.total_people:
-            return 1e9
-        if not self.unseen:
-            # Nothing more will be dealt: the rest of the game can be solved exactly.
-            ok = _solve(frozenset(capital), frozenset(court), frozenset(resources), {})
-            return (1e8 if ok else -1e8) + 10 * person - sum(RANK[r] for r in paid)
-        todo = [p for p in self.todo if p != target]
-        pool = [r for r in self.pool if r not in paid]
-        worth = self.worth(todo, pool)
-        utter, expected = self.risk(len(court), len(resources), len(capital))
-        able = unable = 0
-        for t in court + capital:
-            if can_pay(resources, t):
-                able += 1
-            elif PERSON[t]:
-                unable += 1
-        value = (
-            w["control"] * person
-            + w["from_court"] * (target in s.court)
-            - w["utter"] * utter
-            - w["court"] * expected
-            - w["unaffordable"] * unable
-            + w["mobility"] * able
-            - w["stuck"] * (able == 0)
-            - w["spent"] * len(paid)
-            - w["value"] * sum(worth(r) for r in paid)
-        )
-        if not person:
-            value += w["gain"] * worth(target)
-        if w["fresh"]:
-            plain = [c for c in self.unseen if not PERSON[c] and c != EXCUSE]
-            if plain:
-                slots = min(max(0, ROW - len(resources)), len(plain))
-                value += w["fresh"] * slots * sum(worth(c) for c in plain) / len(plain)
-        return value
-
-
-class AdamanGreedy:
-    """The built-in policy: the best-scoring play (or Excuse move) and why, in plain words.
-
-    It keeps no memory between choices: each one looks only at the state it is shown."""
-
-    def __init__(self, weights: dict | None = None) -> None:
-        self.weights = weights or WEIGHTS
-
-    def choose(self, state: AdamanState) -> Hint | None:
-        if state.result is not None or state.pending is not None:
-            return None
-        outlook = _Outlook(state, self.weights)
-        if state.excuse_at is not None:
-            return self._excuse(state, outlook)
-        best = None
-        for t in state.targets():
-            for paid in payments(state.resources, t):
-                v = outlook.score(t, paid)
-                if best is None or v > best[0]:
-                    best = (v, t, paid)
-        assert best is not None  # a live game always has a play
-        value, t, paid = best
-        move = Control(t, paid)
-        over = sum(RANK[r] for r in paid) - RANK[t]
-        cost = "at its exact rank" if over == 0 else f"paying {over} over its rank"
-        name, Name = decktet.name(t), decktet.Name(t)
-        if value >= 1e9:
-            why = f"Controlling {name} wins: it is the last personality."
-        elif value >= 1e8 - 100:
-            why = f"The deck is empty, and after controlling {name} every personality left can still be paid for."
-        elif PERSON[t] and t in state.court:
-            why = f"{Name} is at court, where six personalities would end the game: control it {cost}."
-        elif PERSON[t]:
-            why = f"{Name} is a personality you can control now, {cost}, with cards your other targets need least."
-        else:
-            why = f"{Name} joins your resources {cost} while keeping the court safe and your needed suits in hand."
-        return Hint(Action(move, state.describe(move)), why)
-
-    def _excuse(self, state: AdamanState, outlook: _Outlook) -> Hint:
-        """Move away the resource needed least; bring in the capital card worth most (never a
-        personality if avoidable)."""
-        worth = outlook.worth(outlook.todo, outlook.pool)
-        actions = {a.move.card: a for a in state.legal_actions() if isinstance(a.move, Shift)}
-        if state.excuse_at == "capital":
-            card_id = min(in_order(actions), key=lambda r: worth(r) + 0.1 * RANK[r])
-            why = (f"{decktet.Name(card_id)} is the resource your personalities need least; "
-                   "it stays within reach in the capital.")
-            return Hint(actions[card_id], why)
-        plain = [c for c in in_order(actions) if not PERSON[c]]
-        if plain:
-            card_id = max(plain, key=lambda c: worth(c) + 0.1 * RANK[c])
-            return Hint(actions[card_id], f"{decktet.Name(card_id)} is the capital card most useful as a resource.")
-        card_id = min(in_order(actions), key=lambda c: RANK[c])
-        why = f"Only personalities are in the capital: {decktet.name(card_id)} is the cheapest to control at court."
-        return Hint(actions[card_id], why)
+    return AdamanSolver()
 
 
 # -- the game -------------------------------------------------------------------------------
@@ -731,7 +555,8 @@ class Adaman(Game):
         "court-full": "utter loss: a sixth personality arrived at court",
         "abandoned": "the player abandoned the game",
     }
-    policies = {"greedy": AdamanGreedy}
+    policies = {"greedy": greedy_policy, "search": search_policy}
+    solver = staticmethod(solver)
 
     def check_variants(self, variants: Mapping[str, str]) -> None:
         if variants.get("extended", "off") == "on" and variants.get("extra-personalities", "0") != "0":
