@@ -41,7 +41,7 @@ from typing import Mapping
 
 from storyteller import decktet
 from storyteller.decktet import SUITS
-from storyteller.engine import Action, Draw, Game, GameState, Hint, Move, Outcome, Roll, RuleError
+from storyteller.engine import Action, Draw, Game, GameState, Move, Outcome, Roll, RuleError
 from storyteller.words import cap
 
 HARM_LIMIT = 10
@@ -753,201 +753,28 @@ class HexaractState(GameState):
         }
 
 
-# -- the greedy policy ---------------------------------------------------------------------
-# It looks only at what the player sees: the journey, the dice rolled, the supply, the
-# ace rewards, the harm and how many cards are left (never which ones, never future dice).
-# In phase 2 it searches every way to use this roll (couplets, the one token spend, in
-# any order) and scores where each way leaves the turn, before the consequences.
-
-# Chance that five dice hold a couplet of this sum (6 wild), for rank 2..10.
-_HIT = {2: 0.539, 3: 0.716, 4: 0.837, 5: 0.891, 6: 0.945, 7: 0.891, 8: 0.837, 9: 0.716, 10: 0.539}
-_TOKEN_VALUE = (0.0, 2.0, 3.0, 3.5, 3.8, 4.0, 4.1, 4.2)  # the first of a suit counts most
-_BIG = 1_000_000.0
+# -- the built-in players and the solver ---------------------------------------------------
+# They live in modules of their own (hexaract_policy, hexaract_search, hexaract_solver) and
+# search the compact turns of hexaract_turn, which a test holds to these rules. Each is
+# imported when first made, as those modules import this one.
 
 
-def _supply_value(counts: list[int], urgency: float) -> float:
-    value = 0.0
-    for n in counts:
-        value += _TOKEN_VALUE[min(n, len(_TOKEN_VALUE) - 1)]
-        if n == 0:
-            value -= urgency
-    return value
+def _greedy():
+    from storyteller.games.hexaract_policy import HexaractGreedy
+
+    return HexaractGreedy()
 
 
-def _pay_greedily(counts: list[int], suits: tuple[str, ...]) -> None:
-    """An event takes the token the supply misses least (the suit held most)."""
-    best = -1
-    for s in suits:
-        i = SUITS.index(s)
-        if counts[i] > 0 and (best < 0 or counts[i] > counts[best]):
-            best = i
-    if best >= 0:
-        counts[best] -= 1
+def _search():
+    from storyteller.games.hexaract_search import HexaractSearch
+
+    return HexaractSearch()
 
 
-# Weights of the evaluation, tuned on seeded games: harm now and harm to come weigh
-# against the tokens in the supply (the first of each suit above all).
-W = {
-    "pers": 0.9, "pers_miss": 1.5, "loc": 0.6, "loc_miss": 1.5, "event": 1.2,
-    "harm": 2.0, "harm_sq": 3.0, "harm_knee": 5, "doom": 5.0, "future": 3.0,
-    "urg0": 2.0, "urg1": 6.0, "ace": 3.0,
-}
+def _solver():
+    from storyteller.games.hexaract_solver import HexaractSolver
 
-
-def evaluate(state: HexaractState) -> float:
-    """How good the end of phase 2 looks, counting this turn's consequences."""
-    if state.result is not None:
-        return _BIG + state.result.score if state.result.won else -_BIG + (state.result.score or 0)
-    w = W
-    harm = state.harm
-    future = 0.0
-    upcoming = 0  # harm the cards still there would deal next turn
-    events = []
-    for place, card_id in enumerate(state.journey):
-        if card_id is None:
-            continue
-        kind = _KIND[card_id]
-        miss = 1.0 - _HIT[_RANK[card_id]]
-        if kind == "personality":
-            harm += 1
-            upcoming += 1
-            future += w["pers"] + w["pers_miss"] * miss
-        elif kind == "location":
-            if state.exhausted[place]:
-                harm += 1
-            upcoming += 1
-            need = len(state.lacking(place))
-            future += w["loc"] * need + w["loc_miss"] * miss
-        else:
-            events.append(_SUITS[card_id])
-            if not state.exhausted[place]:
-                future += w["event"]  # it takes a token again next turn
-    if harm >= HARM_LIMIT:
-        return -_BIG + 100 - harm
-    counts = list(state.supply)
-    for suits in events:
-        _pay_greedily(counts, suits)
-    late = 1.0 - state.deck_left / len(DECK)
-    value = _supply_value(counts, w["urg0"] + w["urg1"] * late)
-    # harm grows dearer as it nears the limit
-    value -= w["harm"] * harm + w["harm_sq"] * max(0, harm - w["harm_knee"]) ** 2
-    if harm + upcoming >= HARM_LIMIT:
-        value -= w["doom"] * (harm + upcoming - HARM_LIMIT + 1)
-    value -= w["future"] * future
-    for ace in state.ace_rewards:
-        if counts[SUITS.index(ace_suit(ace))] == 0:
-            value += w["ace"]  # a way back to a missing suit
-    return value
-
-
-def _signature(state: HexaractState) -> tuple:
-    return (  # the state's tuples are values already
-        state.turn,
-        state.roll,
-        state.used,
-        state.journey,
-        state.tokens,
-        state.exhausted,
-        state.supply,
-        state.spent,
-        state.ace_rewards,
-        state.harm,
-        state.deck_drawn,
-        state.couplets,
-        state.phase,
-    )
-
-
-def _pay_choice(state: HexaractState) -> Pay:
-    """The payment that leaves the supply best off, the other events paying greedily."""
-    best_value, best_move = None, None
-    for move in state.moves():
-        assert isinstance(move, Pay)
-        counts = list(state.supply)
-        counts[SUITS.index(move.suit)] -= 1
-        for place in state.to_pay:
-            card_id = state.journey[place]
-            if card_id != move.card:
-                _pay_greedily(counts, suits_of(card_id))  # type: ignore[arg-type]
-        value = _supply_value(counts, 0.0)
-        if best_value is None or value > best_value:
-            best_value, best_move = value, move
-    return best_move  # type: ignore[return-value]
-
-
-class HexaractGreedy:
-    """The built-in player: one per game. Its memo holds the values of the positions of
-    the turn being searched; a new turn starts it afresh, so what it chooses depends only
-    on the state it is shown."""
-
-    def __init__(self) -> None:
-        self.memo: dict[tuple, tuple[float, Move]] = {}
-        self.memo_turn: tuple | None = None
-
-    def choose(self, state: HexaractState) -> Hint | None:
-        if state.outcome is not None or state.chance() is not None:
-            return None
-        move, why = self._choose(state)
-        return Hint(Action(move, state.describe(move)), why)
-
-    def _best(self, state: HexaractState) -> tuple[float, Move]:
-        """The best value reachable from here this turn, and the move that starts it.
-
-        A token spend changes nothing that a couplet could use later except the spent token
-        itself, so every plan can be reordered with its spend last: after a spend the search
-        only ends the turn.
-        """
-        key = _signature(state)
-        found = self.memo.get(key)
-        if found is not None:
-            return found
-        if state.result is not None:
-            found = (evaluate(state), DONE)
-        else:
-            best_value, best_move = None, DONE
-            for move in state.moves():
-                if isinstance(move, Done):
-                    value = evaluate(state)
-                else:
-                    after = state.clone()
-                    after.do(move)
-                    value = evaluate(after) if isinstance(move, Spend) else self._best(after)[0]
-                if best_value is None or value > best_value + 1e-9:
-                    best_value, best_move = value, move
-            found = (best_value, best_move)  # type: ignore[assignment]
-        self.memo[key] = found  # type: ignore[assignment]
-        return found  # type: ignore[return-value]
-
-    def _choose(self, state: HexaractState) -> tuple[Move, str]:
-        """The move and the reason, in words."""
-        if state.phase == "pay":
-            pay = _pay_choice(state)
-            card = decktet.name(pay.card)
-            return pay, f"Let {card} take a {pay.suit} token: that keeps the most suits in your supply, with spares."
-        turn = (state.turn, state.roll, state.harm, state.deck_drawn)
-        if turn != self.memo_turn:  # the search only ever looks within one turn
-            self.memo.clear()
-            self.memo_turn = turn
-        _, move = self._best(state)
-        if isinstance(move, Done):
-            if state.couplets < MAX_COUPLETS and any(isinstance(m, Assign) for m in state.moves()):
-                return move, "No other use of these dice or of your supply leaves you better off this turn."
-            return move, "Nothing more to do with this roll: face the consequences."
-        assert isinstance(move, (Assign, Spend))
-        name = decktet.name(move.card)
-        completes = len(state.lacking(state.journey.index(move.card))) == 1
-        if isinstance(move, Spend):
-            if completes:
-                return move, f"A {move.suit} token you can spare completes {name}, saving dice and harm."
-            return move, f"A {move.suit} token you can spare brings {name} one step from done."
-        kind = kind_of(move.card)
-        if kind == "personality":
-            return move, f"Thwarting {name} spares you its harm at the end of the turn and wins a {move.suit} token."
-        if kind == "event":
-            return move, f"Turning {name} wins a {move.suit} token instead of losing one to it."
-        if completes:
-            return move, f"This completes {name} before it can tire you."
-        return move, f"Surveying {name} now leaves it one token from done, before it tires you."
+    return HexaractSolver()
 
 
 # -- the game -----------------------------------------------------------------------------
@@ -960,7 +787,8 @@ class Hexaract(Game):
     dice = True
     summary = "Roll five dice along a journey of Decktet cards and bring back all six suits (Decktet, 5d6, suit tokens)."
     variants = ()
-    policies = {"greedy": HexaractGreedy}
+    policies = {"greedy": _greedy, "search": _search}
+    solver = staticmethod(_solver)
     causes = {
         "artifact-whole": "won: the journey is cleared with all six suits in the supply",
         "artifact-incomplete": "lost: the journey is cleared, but the supply lacks a suit",
