@@ -29,7 +29,7 @@ import re
 import secrets
 import stat
 from pathlib import Path
-from typing import Any, Callable, Protocol
+from typing import Any, Callable, Iterable, Protocol
 
 from storyteller import registry
 from storyteller.log import GameLog, sync_folder
@@ -590,8 +590,9 @@ def check_output(path: Path, force: bool) -> None:
         raise OutputProblem(f"{clean(str(path))}: already exists; add --force to overwrite it")
 
 
-def write_atomic(path: Path, text: str) -> None:
-    """Write to a temporary file beside the target of ``path`` and move it into place:
+def write_atomic(path: Path, text: str | Iterable[str]) -> None:
+    """Write ``text`` (or its pieces, one after the other) to a temporary file beside the
+    target of ``path`` and move it into place:
     a reader sees the old file or the new one, never half of one. Only a regular file is
     replaced (a symlink is followed to it), and it keeps its mode (and, where allowed,
     its owner); a new file gets the mode the umask gives."""
@@ -611,7 +612,10 @@ def write_atomic(path: Path, text: str) -> None:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
             if st is not None:
                 _keep_mode(f.fileno(), tmp, st)
-            f.write(text)
+            if isinstance(text, str):
+                f.write(text)
+            else:
+                f.writelines(text)
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, target)

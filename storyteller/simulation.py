@@ -13,7 +13,9 @@ from __future__ import annotations
 import math
 import os
 import signal
+import tempfile
 import time
+from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Iterator, Sequence
@@ -41,7 +43,31 @@ class Job:
     solve: Budget | None = None
 
 
-def parse_seeds(seeds: str | None, games: int | None) -> list[str]:
+class SeedRange(Sequence[str]):
+    """Seeds ``A``..``B`` as text, each made when asked for: a million seeds take no memory."""
+
+    def __init__(self, numbers: range) -> None:
+        self.numbers = numbers
+
+    def __len__(self) -> int:
+        return len(self.numbers)
+
+    def __getitem__(self, i: Any) -> Any:
+        if isinstance(i, slice):
+            return SeedRange(self.numbers[i])
+        return str(self.numbers[i])
+
+    def __eq__(self, other: object) -> bool:
+        return list(self) == list(other) if isinstance(other, Sequence) else NotImplemented
+
+    def __reduce__(self) -> Any:  # a chunk goes to a worker as its range
+        return SeedRange, (self.numbers,)
+
+    def index_of(self, seed: str) -> int:
+        return int(seed) - self.numbers.start
+
+
+def parse_seeds(seeds: str | None, games: int | None) -> SeedRange:
     """``--seeds A..B`` (both ends included) or ``--games N`` (seeds 0..N-1); ValueError if neither reads."""
     if seeds is not None and games is not None:
         raise ValueError("choose either --games or --seeds")
@@ -49,7 +75,7 @@ def parse_seeds(seeds: str | None, games: int | None) -> list[str]:
         n = 1000 if games is None else games
         if n < 1:
             raise ValueError("--games must be 1 or more")
-        return [str(i) for i in range(n)]
+        return SeedRange(range(n))
     low, sep, high = seeds.partition("..")
     try:
         a, b = int(low), int(high)
@@ -57,7 +83,7 @@ def parse_seeds(seeds: str | None, games: int | None) -> list[str]:
         raise ValueError(f"--seeds takes a range of numbers such as 0..1999, not '{seeds}'") from None
     if not sep or b < a or a < 0:
         raise ValueError(f"--seeds takes a range of numbers such as 0..1999, not '{seeds}'")
-    return [str(i) for i in range(a, b + 1)]
+    return SeedRange(range(a, b + 1))
 
 
 def parse_budget(text: str) -> Budget:
@@ -110,26 +136,27 @@ def play_chunk(job: Job, seeds: Sequence[str]) -> list[Result]:
     return out
 
 
-def chunks(seeds: list[str], jobs: int) -> list[list[str]]:
-    """Small enough to keep every process busy to the end and the progress bar moving."""
+def chunks(seeds: Sequence[str], jobs: int) -> Iterator[Sequence[str]]:
+    """Small enough to keep every process busy to the end and the progress bar moving;
+    made one at a time, so the seeds of a long run are never all in memory."""
     size = max(1, min(50, len(seeds) // (jobs * 8) or 1))
-    return [seeds[i : i + size] for i in range(0, len(seeds), size)]
+    return (seeds[i : i + size] for i in range(0, len(seeds), size))
 
 
-def run(job: Job, seeds: list[str], jobs: int) -> Iterator[list[Result]]:
+def run(job: Job, seeds: Sequence[str], jobs: int) -> Iterator[list[Result]]:
     """Play every seed; yields each chunk's results as they come (any order), so a caller
-    can show progress and stop early. The caller puts them in seed order."""
-    parts = chunks(seeds, jobs)
+    can show progress and stop early. The caller puts them in seed order (:class:`InOrder`)."""
     if jobs <= 1:
-        for part in parts:
+        for part in chunks(seeds, jobs):
             yield play_chunk(job, part)
         return
     import multiprocessing
 
     # A Pool, not a ProcessPoolExecutor: stopping early (Ctrl-C) terminates the workers at
-    # once instead of waiting for the chunks they are playing.
+    # once instead of waiting for the chunks they are playing. It takes the chunks from the
+    # generator as the workers ask for them.
     with multiprocessing.Pool(jobs, initializer=_quiet) as pool:
-        yield from pool.imap_unordered(_play, [(job, part) for part in parts])
+        yield from pool.imap_unordered(_play, ((job, part) for part in chunks(seeds, jobs)))
 
 
 def _play(args: tuple[Job, Sequence[str]]) -> list[Result]:
@@ -151,34 +178,47 @@ def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
 
 @dataclass
 class Summary:
+    """What the games came to, counted as they come: its memory does not grow with the
+    number of games (each game's own line goes on to its sinks, see :class:`InOrder`)."""
+
     game: str
     policy: str
     variants: str
-    results: list[Result] = field(default_factory=list)  # in seed order
     seconds: float = 0.0
     complete: bool = True
+    results: Counter = field(default_factory=Counter)  # "won", "lost", "utter loss"
+    score_counts: Counter = field(default_factory=Counter)
+    answers: Counter = field(default_factory=Counter)  # the solver's, when asked
+
+    def add(self, r: Result) -> None:
+        self.results[r.result] += 1
+        if r.score is not None:
+            self.score_counts[r.score] += 1
+        if r.solved is not None:
+            self.answers[r.solved] += 1
 
     def count(self, result: str) -> int:
-        return sum(1 for r in self.results if r.result == result)
+        return self.results[result]
 
     @property
     def played(self) -> int:
-        return len(self.results)
+        return sum(self.results.values())
 
     @property
     def win_rate(self) -> float:
         return self.count("won") / self.played if self.played else 0.0
 
     @property
-    def scores(self) -> list[int]:
-        return [r.score for r in self.results if r.score is not None]
+    def mean_score(self) -> float | None:
+        n = sum(self.score_counts.values())
+        return sum(s * k for s, k in self.score_counts.items()) / n if n else None
 
     def solved(self, answer: str) -> int:
-        return sum(1 for r in self.results if r.solved == answer)
+        return self.answers[answer]
 
     def as_dict(self) -> dict[str, Any]:
         low, high = wilson(self.count("won"), self.played)
-        scores = self.scores
+        mean = self.mean_score
         out: dict[str, Any] = {
             "game": self.game,
             "policy": self.policy,
@@ -190,30 +230,59 @@ class Summary:
             "utter_loss": self.count("utter loss"),
             "win_rate": round(self.win_rate, 4),
             "interval_95": [round(low, 4), round(high, 4)],
-            "mean_score": round(sum(scores) / len(scores), 3) if scores else None,
+            "mean_score": None if mean is None else round(mean, 3),
             "seconds": round(self.seconds, 2),
             "games_per_second": round(self.played / self.seconds, 1) if self.seconds else None,
-            "results": [asdict(r) for r in self.results],
         }
-        if any(r.solved for r in self.results):
+        if self.answers:
             out["winnable"] = self.solved("winnable")
             out["not_winnable"] = self.solved("not winnable")
             out["unknown"] = self.solved("unknown")
         return out
 
 
-def histogram(scores: list[int], width: int = 30) -> list[tuple[str, int, str]]:
-    """(score range, count, bar) lines: every score when there are few, else ten ranges."""
+class InOrder:
+    """Chunks come back in any order; their results go on to ``sinks`` (functions of one
+    result) in seed order. Only chunks that came back early wait here, never the whole run."""
+
+    def __init__(self, seeds: SeedRange, sinks: Sequence[Any]) -> None:
+        self.seeds = seeds
+        self.sinks = sinks
+        self.next = 0
+        self.waiting: dict[int, list[Result]] = {}
+
+    def add(self, part: list[Result]) -> None:
+        if part:
+            self.waiting[self.seeds.index_of(part[0].seed)] = part
+        while self.next in self.waiting:
+            part = self.waiting.pop(self.next)
+            for r in part:
+                for sink in self.sinks:
+                    sink(r)
+            self.next += len(part)
+
+    def flush(self) -> None:
+        """After a stop: the chunks that came back past a gap go on too, in seed order."""
+        for start in sorted(self.waiting):
+            for r in self.waiting.pop(start):
+                for sink in self.sinks:
+                    sink(r)
+
+
+def histogram(scores: Counter, width: int = 30) -> list[tuple[str, int, str]]:
+    """(score range, count, bar) lines from how many games had each score: every score
+    when there are few, else ten ranges."""
+    scores = Counter({s: n for s, n in scores.items() if n})
     if not scores:
         return []
     low, high = min(scores), max(scores)
-    values = sorted(set(scores))
+    values = sorted(scores)
     if len(values) <= 12:
         bins = [(v, v) for v in values]
     else:
         step = math.ceil((high - low + 1) / 10)
         bins = [(a, min(high, a + step - 1)) for a in range(low, high + 1, step)]
-    counts = [sum(1 for s in scores if a <= s <= b) for a, b in bins]
+    counts = [sum(n for s, n in scores.items() if a <= s <= b) for a, b in bins]
     top = max(counts)
     return [
         (str(a) if a == b else f"{a}-{b}", n, "#" * max(1 if n else 0, round(width * n / top)))
@@ -279,36 +348,56 @@ def command(
             raise app.UserError(f"{logs}: cannot write logs here ({e.strerror or e})") from None
     job = Job(rules.name, variants, name, str(logs) if logs else None, limits)
     summary = Summary(rules.name, name, rules.describe_variants(variants))
-    order = {seed: i for i, seed in enumerate(chosen)}
-    done: list[Result] = []
+    # Each game's line waits in a temporary file until the run is over (a million games
+    # take disk, not memory), then goes into the CSV file or the JSON document.
+    spools: list[Any] = []
+    sinks: list[Any] = [summary.add]
+    if csv is not None:
+        rows = tempfile.TemporaryFile("w+", encoding="utf-8", newline="\n")
+        rows.write("seed,result,score,cause" + (",solved" if solve else "") + "\n")
+        sinks.append(lambda r: rows.write(",".join(
+            [r.seed, r.result, "" if r.score is None else str(r.score), r.cause] + ([r.solved or ""] if solve else [])
+        ) + "\n"))
+        spools.append(rows)
+    if as_json:
+        lines = tempfile.TemporaryFile("w+", encoding="utf-8", newline="\n")
+        sinks.append(lambda r: lines.write(json.dumps(asdict(r)) + "\n"))
+        spools.append(lines)
+    in_order = InOrder(chosen, sinks)
     started = time.perf_counter()
     bar = _Progress(len(chosen), enabled=sys.stderr.isatty() and not as_json)
     code = 0
     try:
-        with bar:
-            for part in run(job, chosen, workers):
-                done += part
-                bar.update(done, time.perf_counter() - started)
-    except KeyboardInterrupt:
-        summary.complete = False
-        code = app.EXIT_INTERRUPTED
-    summary.results = sorted(done, key=lambda r: order[r.seed])
-    summary.seconds = time.perf_counter() - started
-    if csv is not None:
-        rows = ["seed,result,score,cause" + (",solved" if solve else "")]
-        for r in summary.results:
-            rows.append(",".join([r.seed, r.result, "" if r.score is None else str(r.score), r.cause]
-                                 + ([r.solved or ""] if solve else [])))
         try:
-            from storyteller.export import write_atomic
+            with bar:
+                for part in run(job, chosen, workers):
+                    in_order.add(part)
+                    bar.update(part, time.perf_counter() - started)
+        except KeyboardInterrupt:
+            summary.complete = False
+            code = app.EXIT_INTERRUPTED
+        in_order.flush()
+        summary.seconds = time.perf_counter() - started
+        for spool in spools:
+            spool.seek(0)
+        if csv is not None:
+            try:
+                from storyteller.export import write_atomic
 
-            write_atomic(csv, "\n".join(rows) + "\n")
-        except OSError as e:
-            raise app.UserError(f"{csv}: cannot write here ({e.strerror or e})") from None
-    if as_json:
-        sys.stdout.write(json.dumps(summary.as_dict(), indent=2) + "\n")
-    else:
-        _report(summary, plain or bool(os.environ.get("NO_COLOR")))
+                write_atomic(csv, rows)
+            except OSError as e:
+                raise app.UserError(f"{csv}: cannot write here ({e.strerror or e})") from None
+        if as_json:
+            head = json.dumps(summary.as_dict(), indent=2)[:-2]  # without its closing brace
+            sys.stdout.write(head + ',\n  "results": [')
+            for i, line in enumerate(lines):
+                sys.stdout.write(("\n    " if i == 0 else ",\n    ") + line.rstrip("\n"))
+            sys.stdout.write("\n  ]\n}\n")
+        else:
+            _report(summary, plain or bool(os.environ.get("NO_COLOR")))
+    finally:
+        for spool in spools:
+            spool.close()
     if not summary.complete:
         app.err(f"interrupted: {summary.played} of {len(chosen)} games played; the figures above are for those")
     return code
@@ -321,6 +410,7 @@ class _Progress:
         self.total = total
         self.enabled = enabled
         self.progress: Any = None
+        self.done = self.wins = 0
 
     def __enter__(self) -> "_Progress":
         if self.enabled:
@@ -335,13 +425,15 @@ class _Progress:
             self.task = self.progress.add_task("games", total=self.total, rate="")
         return self
 
-    def update(self, done: list[Result], seconds: float) -> None:
-        if self.progress is None:
+    def update(self, part: list[Result], seconds: float) -> None:
+        self.done += len(part)
+        self.wins += sum(1 for r in part if r.result == "won")
+        if self.progress is None or not self.done:
             return
-        wins = sum(1 for r in done if r.result == "won")
-        low, high = wilson(wins, len(done))
-        rate = f"{len(done) / seconds:,.0f} games/s, won {100 * wins / len(done):.1f}% ({100 * low:.1f}-{100 * high:.1f}%)"
-        self.progress.update(self.task, completed=len(done), rate=rate)
+        low, high = wilson(self.wins, self.done)
+        rate = (f"{self.done / seconds:,.0f} games/s, won {100 * self.wins / self.done:.1f}% "
+                f"({100 * low:.1f}-{100 * high:.1f}%)")
+        self.progress.update(self.task, completed=self.done, rate=rate)
 
     def __exit__(self, *exc: Any) -> None:
         if self.progress is not None:
@@ -363,16 +455,15 @@ def _report(s: Summary, plain: bool) -> None:
     table.add_row("lost", f"{s.count('lost'):,}")
     if s.count("utter loss"):
         table.add_row("utter losses", f"{s.count('utter loss'):,}")
-    scores = s.scores
-    if scores:
-        table.add_row("mean score", f"{sum(scores) / len(scores):.2f}")
-    if any(r.solved for r in s.results):
+    if s.mean_score is not None:
+        table.add_row("mean score", f"{s.mean_score:.2f}")
+    if s.answers:
         n = s.played
         table.add_row("winnable", f"{s.solved('winnable'):,} ({100 * s.solved('winnable') / n:.1f}% of deals, "
                                   f"with every card known; {s.solved('unknown')} unknown)")
     table.add_row("speed", f"{s.played / s.seconds:,.0f} games/s ({s.seconds:.1f} s)" if s.seconds else "-")
     console.print(table)
-    lines = histogram(scores)
+    lines = histogram(s.score_counts)
     if lines:
         console.print("score  games")
         for label, n, bar in lines:

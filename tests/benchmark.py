@@ -4,11 +4,17 @@
 2. replay: events verified per second after start-up (goal: 20,000 or more);
 3. sessions: ``store.summaries()`` over 2,000 logs (goal: under 0.3 s; each log is read only
    at its header and its end);
-4. fuzz: 1,000 corrupted logs through every command that reads a log (goal: no problem).
+4. fuzz: 1,000 corrupted logs through every command that reads a log (goal: no problem);
+5. simulate: 100,000 Adaman greedy games with ``--jobs 2`` (goal: under 60 s on two cores),
+   the greedy player of every game on one core (goal for Cascades and Hexaract: 200 games/s
+   or more), and the peak memory of a run of 20,000 games against one of 100,000 (goal: flat).
+
+``python tests/benchmark.py simulate`` runs only the fifth.
 """
 
 from __future__ import annotations
 
+import json
 import statistics
 import subprocess
 import sys
@@ -110,8 +116,42 @@ def fuzz(count: int = 1_000) -> None:
     test_fuzz.main([str(count), "1"])
 
 
+def simulate(game: str, *args: str) -> tuple[dict, float]:
+    """``storyteller simulate GAME ARGS --json`` in a fresh process: its figures and the
+    peak memory (MB) of the process and its workers."""
+    probe = (
+        "import resource, subprocess, sys; "
+        "r = subprocess.run(sys.argv[1:], capture_output=True, text=True, check=True); "
+        "print(r.stdout); print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
+    )
+    command = [sys.executable, "-m", "storyteller", "simulate", game, *args, "--json"]
+    out = subprocess.run([sys.executable, "-c", probe, *command], capture_output=True, text=True, check=True).stdout
+    figures, _, rss = out.rstrip().rpartition("\n")
+    return json.loads(figures), int(rss) / 1024
+
+
+def simulate_speed() -> None:
+    figures, large = simulate("adaman", "--games", "100000", "--policy", "greedy", "--jobs", "2")
+    seconds = figures["played"] / figures["games_per_second"]
+    print(f"simulate: 100,000 Adaman greedy games with --jobs 2 in {seconds:.1f} s (goal < 60 s)")
+    for game in game_names():
+        if "greedy" not in get_game(game).policies:
+            continue
+        best = max(simulate(game, "--games", "1000", "--policy", "greedy", "--jobs", "1")[0]["games_per_second"]
+                   for _ in range(3))
+        goal = "; goal >= 200" if game in ("cascades", "hexaract") else ""
+        print(f"simulate: {game} greedy on one core: {best:,.0f} games/s (best of 3{goal})")
+    small = simulate("adaman", "--games", "20000", "--policy", "greedy", "--jobs", "2")[1]
+    print(f"simulate: peak memory of a process {small:.0f} MB for 20,000 games, {large:.0f} MB for 100,000 "
+          "(goal: flat; the policy's caches are bounded)")
+
+
 if __name__ == "__main__":
+    if sys.argv[1:] == ["simulate"]:
+        simulate_speed()
+        sys.exit()
     startup()
     replay_speed()
     sessions_speed()
     fuzz()
+    simulate_speed()
