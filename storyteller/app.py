@@ -13,7 +13,7 @@ from typing import Any, Callable, Sequence
 
 from storyteller import config, registry, store
 from storyteller.engine import Game, VariantError
-from storyteller.log import LogError, TruncatedLog
+from storyteller.log import LogError, LogWriter, TruncatedLog
 from storyteller.words import clean, command, plural
 
 EXIT_ERROR = 1
@@ -244,8 +244,12 @@ def resume(
         repair = True
     if log.finished:
         end = log.end or {}
+        kept = ""
+        if repair:  # a torn line after the end (a last word cut short): set it aside all the same
+            LogWriter.reopen(log, repair=True).close()
+            kept = f"; its torn last line is kept in {path}.cut-off"
         raise UserError(
-            f"{path}: this game is already over ({end.get('result')}); "
+            f"{path}: this game is already over ({end.get('result')}){kept}; "
             f"export it with: {command('storyteller', 'export', path, '--story')}"
         )
     game = load_game(log.game)

@@ -123,6 +123,18 @@ def test_resume_of_a_finished_game_points_to_export(cli, auto_log):
     assert r.code == 1 and "already over" in r.err and "export" in r.err
 
 
+def test_a_last_word_torn_after_the_end_is_set_aside_and_the_game_stays_over(cli, auto_log):
+    path = auto_log("3")
+    whole = path.read_bytes()
+    with open(path, "ab") as f:
+        f.write(b'{"event": "journal", "text": "So it ends, and the wi')  # killed while writing
+    r = cli("resume", path, "--yes")
+    assert r.code == 1 and "already over" in r.err and ".cut-off" in r.err
+    assert path.read_bytes() == whole
+    assert b"and the wi" in path.with_name(path.name + ".cut-off").read_bytes()
+    assert cli("replay", path).code == 0
+
+
 def test_auto_random_resumes_exactly_as_it_would_have_gone(cli, tmp_path, auto_log):
     whole = auto_log("21", name="whole.jsonl")
     r, part = play(cli, tmp_path, "quit", seed="21", log="part.jsonl")
