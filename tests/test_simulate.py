@@ -78,3 +78,66 @@ def test_ctrl_c_prints_what_was_played_and_exits_130(tmp_path):
     assert proc.returncode == 130
     assert "Traceback" not in err and "interrupted:" in err and "of 1000000 games played" in err
     assert "adaman, standard rules, greedy:" in out and "won" in out
+
+
+# -- could the deal have been won? -------------------------------------------------------
+
+
+def test_simulate_solve_puts_the_winnable_share_beside_the_policy_rate(cli):
+    f = figures(cli, "carddom", "--seeds", "0..19", "--solve")
+    assert f["winnable"] + f["not_winnable"] + f["unknown"] == 20
+    assert f["not_winnable"] > 0 and f["winnable"] > f["won"]
+    for r in f["results"]:
+        if r["result"] == "won":  # a deal the policy won is one the solver finds winnable
+            assert r["solved"] == "winnable", r
+    r = cli("simulate", "carddom", "--seeds", "0..19", "--solve")
+    assert r.code == 0 and f"winnable   {f['winnable']} " in r.out and "% of deals" in r.out
+
+
+def test_solve_writes_a_winning_game_that_replay_verifies(cli, tmp_path):
+    won = tmp_path / "won.jsonl"
+    r = cli("solve", "carddom", "--seed", "3", "--log", won)
+    assert r.code == 0, r.err
+    assert "seed 3, standard rules: winnable" in r.out and "storyteller replay" in r.out
+    assert cli("replay", won).code == 0
+    assert walk(read(won)).outcome.won
+    r = cli("solve", "carddom", "--seed", "3", "--log", won)  # never over a file
+    assert r.code == 2 and "already exists" in r.err and walk(read(won)).outcome.won
+
+
+def test_solve_a_played_log_answers_for_its_deal(cli, tmp_path):
+    for seed, answer in (("3", "winnable"), ("0", "not winnable")):
+        log = tmp_path / f"lost-{seed}.jsonl"
+        assert cli("play", "carddom", "--seed", seed, "--auto", "greedy", "--log", log).code == 0
+        assert walk(read(log)).outcome.result == "lost"
+        r = cli("solve", log)
+        assert r.code == 0, r.err
+        assert f"seed {seed}, standard rules: {answer}:" in r.out
+
+
+def test_a_budget_too_small_says_unknown_never_a_guess(cli):
+    small = figures(cli, "carddom", "--seeds", "0..9", "--solve", "--budget", "1")["results"]
+    whole = figures(cli, "carddom", "--seeds", "0..9", "--solve")["results"]
+    assert all(a["solved"] in ("unknown", b["solved"]) for a, b in zip(small, whole))
+    assert sum(a["solved"] == "unknown" for a in small) >= 5
+    r = cli("solve", "carddom", "--seed", "3", "--budget", "1")
+    assert r.code == 0 and "seed 3, standard rules: unknown: the search stopped at its budget" in r.out
+
+
+@pytest.mark.parametrize(
+    "args, code, message",
+    [
+        (["carddom"], 2, "give --seed"),
+        (["carddom", "--seed", "1", "--budget", "never"], 2, "--budget takes"),
+        (["examples/carddom-table.jsonl"], 1, "real table"),
+        (["examples/carddom-table.jsonl", "--seed", "1"], 2, "says its own seed"),
+        (["nowhere.jsonl"], 1, "nowhere.jsonl"),
+    ],
+)
+def test_solve_refuses_what_it_cannot_answer_in_one_line(cli, args, code, message):
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    args = [str(root / a) if a.startswith("examples/") else a for a in args]
+    r = cli("solve", *args)
+    assert r.code == code and message in r.err and r.err.count("\n") == 1, r.err
