@@ -57,12 +57,6 @@ class SeedRange(Sequence[str]):
             return SeedRange(self.numbers[i])
         return str(self.numbers[i])
 
-    def __eq__(self, other: object) -> bool:
-        return list(self) == list(other) if isinstance(other, Sequence) else NotImplemented
-
-    def __reduce__(self) -> Any:  # a chunk goes to a worker as its range
-        return SeedRange, (self.numbers,)
-
     def index_of(self, seed: str) -> int:
         return int(seed) - self.numbers.start
 
@@ -256,17 +250,18 @@ class InOrder:
             self.waiting[self.seeds.index_of(part[0].seed)] = part
         while self.next in self.waiting:
             part = self.waiting.pop(self.next)
-            for r in part:
-                for sink in self.sinks:
-                    sink(r)
+            self._pass(part)
             self.next += len(part)
 
     def flush(self) -> None:
         """After a stop: the chunks that came back past a gap go on too, in seed order."""
         for start in sorted(self.waiting):
-            for r in self.waiting.pop(start):
-                for sink in self.sinks:
-                    sink(r)
+            self._pass(self.waiting.pop(start))
+
+    def _pass(self, part: list[Result]) -> None:
+        for r in part:
+            for sink in self.sinks:
+                sink(r)
 
 
 def histogram(scores: Counter, width: int = 30) -> list[tuple[str, int, str]]:
