@@ -365,6 +365,8 @@ def export(
     if asked is None and len(renderer.kinds) > 1 and template is None:
         raise UserError("choose one: --story or --playthrough", EXIT_USAGE)
     kind = asked or renderer.kinds[0]
+    if output is not None and str(output) == "-":  # as for most tools: standard output
+        output = None
     if output is not None:  # before any work: only a regular file, and an existing one only with --force
         try:
             exporter.check_output(output, force)

@@ -238,7 +238,7 @@ def export(
         None, "--format", metavar="FORMAT",
         help="markdown (the default), obsidian (a note with callouts), json (the export context) or lonelog (the playthrough in Lonelog notation).",
     ),
-    output: Optional[Path] = typer.Option(None, "-o", "--output", help="Write to this file (default: print it)."),
+    output: Optional[Path] = typer.Option(None, "-o", "--output", help="Write to this file (default, or -: print it)."),
     template: Optional[Path] = typer.Option(None, "--template", help="Render with your own Jinja2 template instead (any text format)."),
     force: bool = typer.Option(False, "--force", help="Overwrite an existing output file (with --all: notes you edited)."),
     all_dir: Optional[Path] = typer.Option(

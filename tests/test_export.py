@@ -122,6 +122,13 @@ def test_export_to_a_file_is_atomic_and_never_overwrites_without_force(cli, stor
     assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
 
 
+def test_export_to_dash_prints_as_without_a_file(cli, story_log, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    r = cli("export", story_log, "--story", "-o", "-")
+    assert r.code == 0 and r.out == cli("export", story_log, "--story").out
+    assert not (tmp_path / "-").exists()
+
+
 def test_export_needs_exactly_one_kind(cli, story_log):
     assert cli("export", story_log).code == 2
     assert cli("export", story_log, "--story", "--playthrough").code == 2
