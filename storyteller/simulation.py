@@ -499,6 +499,19 @@ def witness(rules: Any, variants: dict[str, str], seed: str, moves: Sequence[str
     return session.outcome
 
 
+def _searching(work: Any, budget: Budget) -> Any:
+    """Run ``work``; at a terminal, a spinner on stderr says what is going on meanwhile."""
+    import sys
+
+    if not sys.stderr.isatty():
+        return work()
+    from rich.console import Console
+
+    limit = f"up to {budget.seconds:g} s" if budget.seconds else f"up to {budget.nodes:,} positions"
+    with Console(stderr=True).status(f"Searching every line of play ({limit}); Ctrl-C stops"):
+        return work()
+
+
 def solve_command(target: str, seed: str | None = None, variant_specs: Sequence[str] = (), budget: str = "10s",
                   log: Path | None = None) -> int:
     """``storyteller solve GAME --seed S`` or ``storyteller solve LOG``."""
@@ -530,7 +543,7 @@ def solve_command(target: str, seed: str | None = None, variant_specs: Sequence[
         raise app.UserError(str(e), app.EXIT_USAGE) from None
     if log is not None and log.exists():
         raise app.UserError(f"{log}: already exists; choose another --log path", app.EXIT_USAGE)
-    verdict = solve_deal(rules, variants, seed, limits)
+    verdict = _searching(lambda: solve_deal(rules, variants, seed, limits), limits)
     app.say(f"{rules.title}, seed {seed}, {rules.describe_variants(variants)}: {verdict_words(verdict)}.")
     if verdict.answer == "winnable" and log is not None:
         outcome = witness(rules, variants, seed, verdict.moves, log)

@@ -141,3 +141,18 @@ def test_solve_refuses_what_it_cannot_answer_in_one_line(cli, args, code, messag
     args = [str(root / a) if a.startswith("examples/") else a for a in args]
     r = cli("solve", *args)
     assert r.code == code and message in r.err and r.err.count("\n") == 1, r.err
+
+
+@pytest.mark.timeout(30)
+def test_at_a_terminal_solve_says_it_is_searching_until_it_answers(tmp_path):
+    pexpect = pytest.importorskip("pexpect")
+    env = dict(os.environ, STORYTELLER_HOME=str(tmp_path), TERM="xterm")
+    child = pexpect.spawn(sys.executable, ["-m", "storyteller", "solve", "adaman", "--seed", "3", "--budget", "2s"],
+                          env=env, timeout=20, encoding="utf-8", dimensions=(24, 160))
+    try:
+        child.expect(r"Searching every line of play \(up to 2 s\)")
+        child.expect("seed 3, standard rules: unknown")  # deal 3 needs more than two seconds
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    assert child.exitstatus == 0
