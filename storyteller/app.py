@@ -135,10 +135,9 @@ def make_driver(game: Game, seed: str, auto: str | None, answers: Path | None, p
             EXIT_USAGE,
         )
     if auto:
-        if auto not in ("random", "greedy"):
-            raise UserError(f"--auto takes 'random' or 'greedy' (not '{auto}')", EXIT_USAGE)
-        if auto == "greedy" and not game.has_policy:
-            raise UserError(f"{game.title} has no greedy policy yet; use --auto random", EXIT_USAGE)
+        if auto != "random" and auto not in game.policies:
+            known = ", ".join(["random", *game.policies])
+            raise UserError(f"{game.title} has no player '{auto}' for --auto (its players: {known})", EXIT_USAGE)
         return drivers.AutoDriver(AutoPlayer(game, seed, auto))
     if answers:
         try:
@@ -430,6 +429,10 @@ def list_games() -> int:
         for v in game.variants:
             form = f"--variant {v.name}" if v.flag else f"--variant {v.name}={'|'.join(v.choices)}"
             say(f"{'':<10}   {form}: {v.help}")
+        players = "|".join(["random", *game.policies])
+        hint = " (greedy gives the Hint)" if "greedy" in game.policies else ""
+        solver = "; storyteller solve tells whether a deal can be won" if game.solver is not None else ""
+        say(f"{'':<10}   --auto {players}: the built-in players{hint}{solver}")
     return 0
 
 

@@ -34,7 +34,8 @@ app = typer.Typer(
 SEED_HELP = "Any text, digits included (42 and 042 differ); the same seed deals the same game on every machine. Default: a fresh one."
 VARIANT_HELP = "A rule variant, NAME=VALUE or a flag NAME (see 'storyteller games'). Repeatable."
 LOG_HELP = "Where to write the event log (default: a new file in your storyteller data folder)."
-AUTO_HELP = "Play without prompts: 'random' (choices from the seed) or 'greedy' (the hint policy, where the game has one)."
+AUTO_HELP = ("Play without prompts: 'random' (choices from the seed), 'greedy' (the player behind Hint) or another "
+             "of the game's players, such as 'search' (see 'storyteller games').")
 ANSWERS_HELP = "Play from a file of scripted answers, one per line (see the README)."
 PLAIN_HELP = "No colours or card symbols. Default: the setting 'plain' (NO_COLOR, when set, always means plain)."
 QUESTIONS_HELP = (
@@ -143,8 +144,19 @@ def complete_value(ctx: typer.Context, incomplete: str) -> list[str]:
     return []
 
 
-def complete_auto(incomplete: str) -> list[str]:
-    return _starting(["random", "greedy"], incomplete)
+def complete_auto(ctx: typer.Context, incomplete: str) -> list[str]:
+    """random, and the players of the game already typed (or of every game, for resume)."""
+    from storyteller import registry
+
+    game = ctx.params.get("game")
+    if game is None:  # `--auto <TAB>`: as for --variant, the game may be among the extra words
+        game = next((a for a in ctx.args if a in registry.names()), None)
+    try:
+        games = [game] if game in registry.names() else registry.names()
+        players = dict.fromkeys(p for g in games for p in registry.rules(g).policies)
+    except Exception:  # a completion never breaks the shell
+        players = {"greedy": None}
+    return _starting(["random", *players], incomplete)
 
 
 def complete_questions(incomplete: str) -> list[str]:

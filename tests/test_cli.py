@@ -24,6 +24,16 @@ def test_games_lists_carddom_and_its_variants(cli):
     assert "carddom" in r.out
     assert "--variant jokers=revealed|taken" in r.out
     assert "--variant overlord=back-row|anywhere" in r.out
+    assert "--auto random|greedy: " in r.out and "--auto random|greedy|search: " in r.out  # Adaman has a search
+
+
+def test_auto_takes_any_of_the_games_players_and_names_them_when_refused(cli, tmp_path):
+    log = tmp_path / "s.jsonl"
+    r = cli("play", "adaman", "--seed", "4", "--auto", "search", "--log", log)
+    assert r.code == 0, r.err
+    assert cli("replay", log).code == 0
+    r = cli("play", "carddom", "--seed", "4", "--auto", "search")
+    assert r.code == 2 and "Carddom has no player 'search' for --auto (its players: random, greedy)" in r.err
 
 
 RULES = RULE_TEXT.parent
@@ -121,7 +131,7 @@ def test_a_malformed_seed_is_refused(cli):
 
 def test_bad_auto_value(cli):
     r = cli("play", "carddom", "--auto", "clever")
-    assert r.code == 2 and "'random' or 'greedy'" in r.err
+    assert r.code == 2 and "no player 'clever' for --auto (its players: random, greedy)" in r.err
 
 
 def test_an_unwritable_log_path_is_one_line(cli, tmp_path):

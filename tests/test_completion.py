@@ -95,6 +95,7 @@ def test_bash_completes_commands_games_and_variants(monkeypatch, capsys):
     assert bash(monkeypatch, capsys, "storyteller play hexaract --variant ") == []
     assert bash(monkeypatch, capsys, "storyteller play chess --variant ") == []
     assert bash(monkeypatch, capsys, "storyteller play carddom --auto ") == ["random", "greedy"]
+    assert bash(monkeypatch, capsys, "storyteller play hexaract --auto ") == ["random", "greedy", "search"]
     assert bash(monkeypatch, capsys, "storyteller play carddom --questions k") == ["key-moments"]
 
 
@@ -187,7 +188,9 @@ def test_completion_functions():
     assert commands.complete_value(Ctx({"key": "questions"}), "n") == ["none"]
     assert commands.complete_value(Ctx({"key": "nonsense"}), "") == []
     assert commands.complete_files("anything") == []
-    assert commands.complete_auto("g") == ["greedy"]
+    assert commands.complete_auto(Ctx({}), "g") == ["greedy"]
+    assert commands.complete_auto(Ctx({"game": "adaman"}), "") == ["random", "greedy", "search"]
+    assert commands.complete_auto(Ctx({"game": "carddom"}), "") == ["random", "greedy"]
     assert commands.complete_questions("") == ["every-reveal", "key-moments", "none"]
 
 
