@@ -116,6 +116,7 @@ def test_the_end_shows_the_outcome_and_asks_a_last_word(tmp_path):
     assert "The game is over: lost" in screen
     # a lost deal: the end screen says how to find out whether it could have been won
     assert "Could this deal have been won?" in screen and "storyteller solve" in screen
+    assert "end-won.jsonl" in screen  # the winning game would go beside this one, never over another
     events = read_events(path)
     assert events[-2]["event"] == "end" and events[-1]["text"] == "So it ends."
 
