@@ -455,7 +455,11 @@ def _report(s: Summary, plain: bool) -> None:
     if s.answers:
         n = s.played
         table.add_row("winnable", f"{s.solved('winnable'):,} ({100 * s.solved('winnable') / n:.1f}% of deals, "
-                                  f"with every card known; {s.solved('unknown')} unknown)")
+                                  "with every card known)")
+        table.add_row("not winnable", f"{s.solved('not winnable'):,} ({100 * s.solved('not winnable') / n:.1f}%)")
+        if s.solved("unknown"):
+            table.add_row("unknown", f"{s.solved('unknown'):,} ({100 * s.solved('unknown') / n:.1f}%: the search "
+                                     "reached its --budget first)")
     table.add_row("speed", f"{s.played / s.seconds:,.0f} games/s ({s.seconds:.1f} s)" if s.seconds else "-")
     console.print(table)
     lines = histogram(s.score_counts)

@@ -92,6 +92,9 @@ def test_simulate_solve_puts_the_winnable_share_beside_the_policy_rate(cli):
             assert r["solved"] == "winnable", r
     r = cli("simulate", "carddom", "--seeds", "0..19", "--solve")
     assert r.code == 0 and f"winnable   {f['winnable']} " in r.out and "% of deals" in r.out
+    assert f"not winnable   {f['not_winnable']} " in r.out
+    r = cli("simulate", "carddom", "--seeds", "0..19", "--solve", "--budget", "30")
+    assert "unknown" in r.out and "reached its --budget first" in r.out
 
 
 def test_solve_writes_a_winning_game_that_replay_verifies(cli, tmp_path):
