@@ -116,7 +116,8 @@ def test_the_end_shows_the_outcome_and_asks_a_last_word(tmp_path):
     assert "The game is over: lost" in screen
     # a lost deal: the end screen says how to find out whether it could have been won
     assert "Could this deal have been won?" in screen and "storyteller solve" in screen
-    assert "end-won.jsonl" in screen  # the winning game would go beside this one, never over another
+    # the winning game would go here under a name of its own, not among the saved games
+    assert "--log end-won.jsonl" in screen
     events = read_events(path)
     assert events[-2]["event"] == "end" and events[-1]["text"] == "So it ends."
 

@@ -136,8 +136,9 @@ def after_end(term, session: Session) -> None:
     if outcome.result in ("lost", "utter loss") and session.table is None and session.game.solver is not None:
         from storyteller.words import command
 
-        won = session.path.with_name(f"{session.path.stem}-won.jsonl")  # beside the game, its own name
-        ask = command("storyteller", "solve", session.path, "--log", won)
+        # the winning game under a name of its own, here rather than among the saved games
+        # (where it would count in the player's statistics as a game won)
+        ask = command("storyteller", "solve", session.path, "--log", f"{session.path.stem}-won.jsonl")
         term.print(Text(clean(f"Could this deal have been won? With every card known, storyteller can tell: {ask}")))
     text = term.text(LAST_WORD, instruction="(Enter to skip)")
     if text.strip():
