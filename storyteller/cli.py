@@ -67,7 +67,7 @@ def complete_variant(ctx: typer.Context, incomplete: str) -> list[str]:
     those already given."""
     from storyteller import registry
 
-    game = ctx.params.get("game")
+    game = ctx.params.get("game") or ctx.params.get("target")  # solve's GAME|LOG
     if game is None:  # `--variant <TAB>`: the parser stopped at the option, leaving the game unread
         game = next((a for a in ctx.args if a in registry.names()), None)
     return variant_forms(game, ctx.params.get("variant") or (), incomplete)
@@ -294,8 +294,9 @@ def simulate(
     game: str = typer.Argument(..., help="The game to play (see 'storyteller games').", autocompletion=complete_game),
     games: Optional[int] = typer.Option(None, "--games", "-n", help="How many games: seeds 0 to N-1 (default 1000)."),
     seeds: Optional[str] = typer.Option(None, "--seeds", metavar="A..B", help="These seeds, both ends included (e.g. 0..1999)."),
-    policy: Optional[str] = typer.Option(None, "--policy", help="random, greedy or another of the game's policies (default: greedy where the game has it)."),
-    variant: List[str] = typer.Option([], "--variant", "-v", help=VARIANT_HELP),
+    policy: Optional[str] = typer.Option(None, "--policy", help="random, greedy or another of the game's policies (default: greedy where the game has it).",
+                                         autocompletion=complete_auto),
+    variant: List[str] = typer.Option([], "--variant", "-v", help=VARIANT_HELP, autocompletion=complete_variant),
     jobs: str = typer.Option("auto", "--jobs", "-j", help="Processes to play on: a number, or auto (one per core)."),
     as_json: bool = typer.Option(False, "--json", help="Print the figures and every game's result as JSON."),
     csv: Optional[Path] = typer.Option(None, "--csv", metavar="FILE", help="Write every game's result to a CSV file."),
@@ -313,9 +314,10 @@ def simulate(
 
 @app.command()
 def solve(
-    target: str = typer.Argument(..., help="A game (with --seed) or a log: the deal to look at.", metavar="GAME|LOG"),
+    target: str = typer.Argument(..., help="A game (with --seed) or a log: the deal to look at.", metavar="GAME|LOG",
+                                 autocompletion=lambda incomplete: complete_game(incomplete) + complete_log(incomplete)),
     seed: Optional[str] = typer.Option(None, "--seed", help="The deal's seed (with a game)."),
-    variant: List[str] = typer.Option([], "--variant", "-v", help=VARIANT_HELP),
+    variant: List[str] = typer.Option([], "--variant", "-v", help=VARIANT_HELP, autocompletion=complete_variant),
     budget: str = typer.Option("10s", "--budget", help="How long to search: positions (200000) or seconds (10s)."),
     log: Optional[Path] = typer.Option(None, "--log", help="If the deal can be won, write a winning game here."),
 ) -> None:
@@ -327,8 +329,9 @@ def solve(
 
 @app.command()
 def stats(
-    game: Optional[str] = typer.Argument(None, help="Only this game (default: every game)."),
-    variant: List[str] = typer.Option([], "--variant", "-v", help="Only games played with these variants (with GAME)."),
+    game: Optional[str] = typer.Argument(None, help="Only this game (default: every game).", autocompletion=complete_game),
+    variant: List[str] = typer.Option([], "--variant", "-v", help="Only games played with these variants (with GAME).",
+                                      autocompletion=complete_variant),
     as_json: bool = typer.Option(False, "--json", help="Print the figures as JSON."),
     plain: bool = typer.Option(False, "--plain", help="No colours or symbols."),
 ) -> None:

@@ -96,6 +96,11 @@ def test_bash_completes_commands_games_and_variants(monkeypatch, capsys):
     assert bash(monkeypatch, capsys, "storyteller play chess --variant ") == []
     assert bash(monkeypatch, capsys, "storyteller play carddom --auto ") == ["random", "greedy"]
     assert bash(monkeypatch, capsys, "storyteller play hexaract --auto ") == ["random", "greedy", "search"]
+    assert bash(monkeypatch, capsys, "storyteller simulate adaman --policy s") == ["search"]
+    assert bash(monkeypatch, capsys, "storyteller simulate cascades -v p") == ["pawns-courts", "pawns-courts=off"]
+    assert bash(monkeypatch, capsys, "storyteller solve ca") == ["carddom", "cascades"]
+    assert bash(monkeypatch, capsys, "storyteller solve carddom --variant j") == ["jokers=revealed", "jokers=taken"]
+    assert bash(monkeypatch, capsys, "storyteller stats h") == ["hexaract"]
     assert bash(monkeypatch, capsys, "storyteller play carddom --questions k") == ["key-moments"]
 
 
