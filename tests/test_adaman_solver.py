@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import random
+from collections import Counter
+
 import pytest
 
 from helpers import Stacked
 from storyteller.engine import Budget
 from storyteller.games.adaman import BASIC, GAME, PERSON, AdamanState
+from storyteller.games.adaman_policy import AdamanGreedy
 from storyteller.games.adaman_solver import AdamanSolver
 from storyteller.session import SeededSource, simulate
 
@@ -55,19 +59,24 @@ def no_card(request):
 
 
 def test_a_lost_table_that_no_bound_sees_is_searched_and_not_winnable():
-    # The Huntress (10, Moons) needs the Pact (9) and the Forest (5) together; the Savage
-    # (3, Leaves/Wyrms) then has two Aces (2) left, or takes the Forest and the Huntress
-    # falls short. Every count of ranks and suits has enough: only the search shows it.
-    state = endgame(["pact", "forest", "ace-of-leaves", "ace-of-wyrms"], ["huntress", "savage"])
+    # The Diplomat (8, Moons/Suns) needs the Castle (7, Suns/Knots): the Ace of Suns and the
+    # Journey (3) make only 4 without it; the Soldier (5, Wyrms/Knots) needs it too, the
+    # Battle (4) being short. Every count of ranks, cards and suits has enough (15 ranks for
+    # the 8 + 7 their cheapest payments need, 4 cards for 3): only the search shows it.
+    state = endgame(["ace-of-suns", "journey", "battle", "castle"], ["diplomat", "soldier"])
     verdict = AdamanSolver().solve(state, no_card, ENOUGH)
     assert verdict.answer == "not winnable" and verdict.nodes > 1
-    # With the Origin (2, Leaves/Waves) as well, the Savage is paid: winnable, and the witness plays.
-    state = endgame(["pact", "forest", "ace-of-leaves", "ace-of-wyrms", "origin"], ["huntress", "savage"])
+    # With the Ace of Wyrms as well, the Soldier is paid with the Battle: winnable, and the witness plays.
+    state = endgame(["ace-of-suns", "journey", "battle", "castle", "ace-of-wyrms"], ["diplomat", "soldier"])
     verdict = AdamanSolver().solve(state, no_card, ENOUGH)
     assert verdict.answer == "winnable" and len(verdict.moves) == 2
     for key in verdict.moves:
         state.apply(GAME.parse(key))
     assert state.outcome is not None and state.outcome.won
+    # The table the test first had (the Huntress and the Savage against the Pact, the
+    # Forest and two Aces) is now seen lost by the bound on the cheapest payments at once.
+    state = endgame(["pact", "forest", "ace-of-leaves", "ace-of-wyrms"], ["huntress", "savage"])
+    assert AdamanSolver().solve(state, no_card, ENOUGH).answer == "not winnable"
 
 
 def test_deals_lost_in_the_setup_are_not_winnable_at_once():
@@ -94,3 +103,100 @@ def test_the_solver_is_the_games_and_answers_as_the_contract_says():
     assert isinstance(solver, AdamanSolver) and GAME.solver() is not solver
     verdict = solver.solve(GAME.new_state(STANDARD), SeededSource("4", GAME, STANDARD).resolve, ENOUGH)
     assert verdict.answer in ("winnable", "not winnable", "unknown") and verdict.why.endswith(".")
+
+
+# -- a plain exhaustive search over the rules, to check the solver against ---------------
+
+
+def settle(state: AdamanState, source) -> AdamanState:
+    while state.outcome is None and (request := state.chance()) is not None:
+        state.resolve(source.resolve(request))
+    return state
+
+
+BRUTE_LIMIT = 2_000  # positions: a deal needing more is left out, to keep the test quick
+
+
+class TooBig(Exception):
+    pass
+
+
+def brute_force(state: AdamanState, source, memo: dict) -> bool:
+    """Whether some sequence of legal actions wins, every card coming in the source's fixed
+    order: every legal action of every position is tried, by the rules alone (clone, legal
+    actions, apply), no bound, no pruning; positions met twice are looked up."""
+    if state.outcome is not None:
+        return state.outcome.won
+    seen = (state.drawn, frozenset(state.capital), frozenset(state.resources), frozenset(state.court), state.excuse_at)
+    if seen not in memo:
+        if len(memo) >= BRUTE_LIMIT:
+            raise TooBig
+        memo[seen] = False
+        for action in state.legal_actions():
+            after = state.clone()
+            after.apply(action.move)
+            if brute_force(settle(after, source), source, memo):
+                memo[seen] = True
+                break
+    return memo[seen]
+
+
+def truncated(seed: int, v, left: int) -> tuple[AdamanState, SeededSource]:
+    """A seeded game played (mostly as the greedy policy would, now and then at random)
+    until ``left`` cards or fewer are still in the deck: a small deal to search."""
+    rng = random.Random(seed)
+    source = SeededSource(str(seed), GAME, v)
+    state = settle(GAME.new_state(v), source)
+    greedy = AdamanGreedy()
+    while state.outcome is None and state.deck_count > left:
+        if rng.random() < 0.85:
+            state.apply(greedy.choose(state).action.move)
+        else:
+            state.apply(rng.choice(state.legal_actions()).move)
+        settle(state, source)
+    return state, source
+
+
+def test_the_solver_agrees_with_a_plain_exhaustive_search_of_the_rules_on_small_deals():
+    answers: Counter = Counter()
+    for seed in range(60):
+        for v in (STANDARD, EXTENDED):
+            state, source = truncated(seed, v, seed % 4)  # 0 to 3 cards left in the deck
+            if state.outcome is not None:
+                continue
+            try:
+                expected = "winnable" if brute_force(state.clone(), source, {}) else "not winnable"
+            except TooBig:
+                answers["too big"] += 1
+                continue
+            verdict = AdamanSolver().solve(state.clone(), source.resolve, ENOUGH)
+            assert verdict.answer == expected, (seed, v, verdict)
+            if expected == "winnable":
+                after = state.clone()
+                for key in verdict.moves:
+                    assert after.outcome is None
+                    after.apply(GAME.parse(key))
+                    settle(after, source)
+                assert after.outcome is not None and after.outcome.won, (seed, v)
+            answers[expected] += 1
+    assert answers["winnable"] >= 15 and answers["not winnable"] >= 15, answers
+
+
+def test_no_deal_is_winnable_at_one_budget_and_not_winnable_at_another():
+    answers: dict[int, set] = {}
+    for budget in (Budget(nodes=1_000), Budget(nodes=10_000), AdamanSolver(allowances=())):
+        for seed in range(60):
+            source = SeededSource(str(seed), GAME, STANDARD)
+            if isinstance(budget, AdamanSolver):  # no discrepancy runs: plain depth first, a different order of search
+                solver, limit = budget, Budget(nodes=10_000)
+            else:
+                solver, limit = AdamanSolver(), budget
+            verdict = solver.solve(GAME.new_state(STANDARD), source.resolve, limit)
+            answers.setdefault(seed, set()).add(verdict.answer)
+            if verdict.answer == "winnable":
+                assert replay(str(seed), STANDARD, verdict.moves) == "won", seed
+            else:
+                assert verdict.moves == ()
+    assert not any({"winnable", "not winnable"} <= found for found in answers.values())
+    assert any("winnable" in found for found in answers.values())
+    assert any("not winnable" in found for found in answers.values())
