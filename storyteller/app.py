@@ -16,16 +16,7 @@ from storyteller.engine import Game, VariantError
 from storyteller.log import LogError, LogWriter, TruncatedLog
 from storyteller.words import clean, command, plural
 
-EXIT_ERROR = 1
-EXIT_USAGE = 2
-EXIT_INTERRUPTED = 130
-
-
-class UserError(Exception):
-    def __init__(self, message: str, code: int = EXIT_ERROR) -> None:
-        super().__init__(message)
-        self.message = message
-        self.code = code
+from storyteller.errors import EXIT_ERROR, EXIT_INTERRUPTED, EXIT_USAGE, UserError  # noqa: F401 (the commands' words)
 
 
 def err(message: str) -> None:
@@ -135,8 +126,9 @@ def make_driver(game: Game, seed: str, auto: str | None, answers: Path | None, p
             EXIT_USAGE,
         )
     if auto:
-        if auto != "random" and auto not in game.policies:
-            known = ", ".join(["random", *game.policies])
+        players = registry.get(game.name).policies
+        if auto != "random" and auto not in players:
+            known = ", ".join(["random", *players])
             raise UserError(f"{game.title} has no player '{auto}' for --auto (its players: {known})", EXIT_USAGE)
         return drivers.AutoDriver(AutoPlayer(game, seed, auto))
     if answers:
@@ -156,9 +148,10 @@ def make_driver(game: Game, seed: str, auto: str | None, answers: Path | None, p
             "play needs a terminal to ask you questions; without one use --auto random or --answers FILE",
             EXIT_USAGE,
         )
+    from storyteller.ui.play import PlayerDriver
     from storyteller.ui.terminal import Terminal
 
-    return drivers.PlayerDriver(Terminal(plain=plain), questions)
+    return PlayerDriver(Terminal(plain=plain), questions)
 
 
 # -- play and resume ------------------------------------------------------------------
@@ -275,26 +268,44 @@ def _confirm_repair(problem: str, plain: bool) -> bool:
 # -- looking at logs ------------------------------------------------------------------
 
 
-def sessions() -> int:
+STATUSES = {"in-progress": ("in progress", "cut off"), "won": ("won",), "lost": ("lost", "utter loss"),
+            "abandoned": ("abandoned",)}
+
+
+def sessions(every: bool = False, number: int = 20, game: str | None = None, status: str | None = None) -> int:
+    """``storyteller sessions``: the most recent saved games, newest first (``every``: all
+    of them), of one ``game`` or one ``status`` if asked; then how many more there are."""
+    from storyteller.ui import reports
+
+    if number < 1:
+        raise UserError("-n takes a number of games, 1 or more", EXIT_USAGE)
+    if status is not None and status not in STATUSES:
+        raise UserError(f"--status takes one of: {', '.join(STATUSES)} (not '{status}')", EXIT_USAGE)
+    if game is not None:
+        game = load_game(game).name
     folder = store.sessions_dir()
     found = store.summaries(folder)
     if not found:
         say(f"No saved sessions yet in {folder}. Start one with: storyteller play carddom")
         return 0
-    from rich.console import Console
-    from rich.table import Table
-    from rich.text import Text
-
-    def cell(text: str) -> Text:  # words from the logs: never markup, never control characters
-        return Text(clean(text))
-
-    table = Table(title=cell(f"Sessions in {folder}"), title_justify="left")
-    for column in ("game", "seed", "started", "status", "file"):
-        table.add_column(column)
-    for s in found:
-        status = {"cut off": "cut off (resume to repair)", "unreadable": f"unreadable: {s.problem}"}.get(s.status, s.status)
-        table.add_row(*map(cell, (s.game, s.seed, s.started[:16].replace("T", " "), status, s.path.name)))
-    Console().print(table)
+    chosen = [s for s in reversed(found) if (game is None or s.game == game)
+              and (status is None or s.status in STATUSES[status])]
+    if not chosen:
+        which = " ".join(w for w in (status, game) if w)
+        say(f"No {which} sessions in {folder} ({plural(len(found), 'saved game')} in all).")
+        return 0
+    shown = chosen if every else chosen[:number]
+    rows = []
+    for s in shown:
+        state = {"cut off": "cut off (resume to repair)", "unreadable": f"unreadable: {s.problem}"}.get(s.status, s.status)
+        rows.append((s.game, s.seed, s.started[:16].replace("T", " "), state, s.name))
+    which = " ".join(w for w in (status, game) if w)
+    reports.sessions(f"{'Sessions' if not which else which.capitalize() + ' sessions'} in {folder}, newest first", rows)
+    more = len(chosen) - len(shown)
+    if more:
+        flags = " ".join(f for f in (f"--game {game}" if game else "", f"--status {status}" if status else "") if f)
+        say(f"{plural(more, 'older session')} not shown: storyteller sessions --all{' ' + flags if flags else ''} "
+            f"(or -n N for the N most recent)")
     return 0
 
 
@@ -429,9 +440,10 @@ def list_games() -> int:
         for v in game.variants:
             form = f"--variant {v.name}" if v.flag else f"--variant {v.name}={'|'.join(v.choices)}"
             say(f"{'':<10}   {form}: {v.help}")
-        players = "|".join(["random", *game.policies])
-        hint = " (greedy gives the Hint)" if "greedy" in game.policies else ""
-        solver = "; storyteller solve tells whether a deal can be won" if game.solver is not None else ""
+        reg = registry.get(name)
+        players = "|".join(["random", *reg.policies])
+        hint = " (greedy gives the Hint)" if reg.has_policy else ""
+        solver = "; storyteller solve tells whether a deal can be won" if reg.has_solver else ""
         say(f"{'':<10}   --auto {players}: the built-in players{hint}{solver}")
     return 0
 
@@ -492,4 +504,186 @@ def config_unset(key: str) -> int:
         say(f"Removed {key} from {where}: its default applies")
     else:
         say(f"{key} is not set in {where}")
+    return 0
+
+
+# -- many games: simulate and solve -----------------------------------------------------
+
+
+def simulate(
+    game: str,
+    games: int | None = None,
+    seeds: str | None = None,
+    policy: str | None = None,
+    variant_specs: Sequence[str] = (),
+    jobs: str = "auto",
+    as_json: bool = False,
+    csv: Path | None = None,
+    logs: Path | None = None,
+    solve: bool = False,
+    budget: str = "200000",
+    plain: bool = False,
+) -> int:
+    """``storyteller simulate``: play many seeded games unattended and say how they went
+    (the games are played by :func:`storyteller.simulation.simulate`)."""
+    import json
+    import tempfile
+    from dataclasses import asdict
+
+    from storyteller import simulation
+    from storyteller.ui import reports
+
+    rules = load_game(game)
+    variants = load_variants(rules, list(variant_specs))
+    try:
+        chosen = simulation.parse_seeds(seeds, games)
+        limits = simulation.parse_budget(budget) if solve else None
+    except ValueError as e:
+        raise UserError(str(e), EXIT_USAGE) from None
+    if jobs == "auto":
+        workers = simulation.default_jobs()
+    elif jobs.isdigit() and int(jobs) >= 1:
+        workers = int(jobs)
+    else:
+        raise UserError(f"--jobs takes a number of processes or 'auto', not '{jobs}'", EXIT_USAGE)
+    reg = registry.get(rules.name)
+    if policy and policy != "random" and policy not in reg.policies:
+        known = ", ".join(["random", *reg.policies])
+        raise UserError(f"{rules.title} has no policy '{policy}' (its policies: {known})", EXIT_USAGE)
+    if solve and not reg.has_solver:
+        raise UserError(f"{rules.title} has no solver yet", EXIT_USAGE)
+    if csv is not None and csv.exists() and not csv.is_file():
+        raise UserError(f"{csv}: is not a file", EXIT_USAGE)
+    if logs is not None:
+        try:
+            logs.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise UserError(f"{logs}: cannot write logs here ({e.strerror or e})") from None
+    # Each game's line waits in a temporary file until the run is over (a million games
+    # take disk, not memory), then goes into the CSV file or the JSON document.
+    spools: list[Any] = []
+    sinks: list[Callable[[Any], Any]] = []
+    if csv is not None:
+        rows = tempfile.TemporaryFile("w+", encoding="utf-8", newline="\n")
+        rows.write("seed,result,score,cause" + (",solved" if solve else "") + "\n")
+        sinks.append(lambda r: rows.write(",".join(
+            [r.seed, r.result, "" if r.score is None else str(r.score), r.cause] + ([r.solved or ""] if solve else [])
+        ) + "\n"))
+        spools.append(rows)
+    if as_json:
+        lines = tempfile.TemporaryFile("w+", encoding="utf-8", newline="\n")
+        sinks.append(lambda r: lines.write(json.dumps(asdict(r)) + "\n"))
+        spools.append(lines)
+    bar = reports.Progress(len(chosen), enabled=sys.stderr.isatty() and not as_json)
+    sinks.append(bar.add)
+
+    def heard(result: Any) -> None:
+        for sink in sinks:
+            sink(result)
+
+    try:
+        with bar:
+            summary = simulation.simulate(rules.name, seeds=chosen, policy=policy, variants=variants, jobs=workers,
+                                          logs=logs, solve=limits, on_result=heard)
+        for spool in spools:
+            spool.seek(0)
+        if csv is not None:
+            try:
+                from storyteller.export import write_atomic
+
+                write_atomic(csv, rows)
+            except OSError as e:
+                raise UserError(f"{csv}: cannot write here ({e.strerror or e})") from None
+        if as_json:
+            head = json.dumps(summary.as_dict(), indent=2)[:-2]  # without its closing brace
+            sys.stdout.write(head + ',\n  "results": [')
+            for i, line in enumerate(lines):
+                sys.stdout.write(("\n    " if i == 0 else ",\n    ") + line.rstrip("\n"))
+            sys.stdout.write("\n  ]\n}\n")
+        else:
+            reports.simulation(summary, plain or bool(os.environ.get("NO_COLOR")))
+    finally:
+        for spool in spools:
+            spool.close()
+    if not summary.complete:
+        err(f"interrupted: {summary.played} of {len(chosen)} games played; the figures above are for those")
+        return EXIT_INTERRUPTED
+    return 0
+
+
+def solve(target: str, seed: str | None = None, variant_specs: Sequence[str] = (), budget: str = "10s",
+          log: Path | None = None) -> int:
+    """``storyteller solve GAME --seed S`` or ``storyteller solve LOG``."""
+    from storyteller import simulation
+    from storyteller.ui import reports
+
+    path = Path(target)
+    if path.suffix == ".jsonl" or path.exists():
+        if seed is not None or variant_specs:
+            raise UserError("a log says its own seed and variants: give no --seed or --variant with it", EXIT_USAGE)
+        game_log = store.open_log(path)
+        if game_log.header.get("source", "seeded") != "seeded":
+            raise UserError(f"{path}: its cards or dice came from a real table, so the whole deal is not known: "
+                            "it cannot be solved")
+        rules = load_game(game_log.game)
+        variants = rules.validate_variants(game_log.variants)
+        seed = game_log.seed
+    else:
+        rules = load_game(target)
+        variants = load_variants(rules, list(variant_specs))
+        if seed is None:
+            raise UserError("which deal? give --seed S (or a log)", EXIT_USAGE)
+        seed = load_seed(seed)
+    if not registry.get(rules.name).has_solver:
+        raise UserError(f"{rules.title} has no solver yet", EXIT_USAGE)
+    try:
+        limits = simulation.parse_budget(budget)
+    except ValueError as e:
+        raise UserError(str(e), EXIT_USAGE) from None
+    if log is not None and log.exists():
+        raise UserError(f"{log}: already exists; choose another --log path", EXIT_USAGE)
+    limit = f"up to {limits.seconds:g} s" if limits.seconds else f"up to {limits.nodes:,} positions"
+    verdict = reports.searching(lambda: simulation.solve_deal(rules, variants, seed, limits), limit)
+    say(f"{rules.title}, seed {seed}, {rules.describe_variants(variants)}: {simulation.verdict_words(verdict)}.")
+    if verdict.answer == "winnable" and log is not None:
+        outcome = simulation.witness(rules, variants, seed, verdict.moves, log)
+        if outcome is None or not outcome.won:
+            raise UserError(f"the solver's winning line did not win when played ({log} keeps it): please report this")
+        say(f"Wrote the winning game to {log}; check it with: {command('storyteller', 'replay', log)}")
+    return 0
+
+
+def stats(game: str | None = None, variant_specs: list[str] | None = None, as_json: bool = False,
+          plain: bool = False, everyone: bool = False) -> int:
+    """``storyteller stats``: the statistics of the player's own saved games (of one game,
+    of one set of its variants); ``--all`` counts the built-in players' games too."""
+    import json
+
+    from storyteller import stats as library
+    from storyteller.ui import reports
+
+    rules = load_game(game) if game else None
+    if variant_specs and rules is None:
+        raise UserError("--variant needs a game: storyteller stats GAME --variant ...", EXIT_USAGE)
+    wanted = load_variants(rules, variant_specs or []) if rules and variant_specs else None
+    folder = store.sessions_dir()
+    figures, bad = library.collect(folder, rules.name if rules else None, wanted, everyone=everyone)
+    if as_json:
+        out = figures.as_dict()
+        out["counted"] = "every game" if everyone else "your own games"
+        out["unreadable"] = [p.name for p, _ in bad]
+        sys.stdout.write(json.dumps(out, indent=2, ensure_ascii=False) + "\n")
+        return 0
+    if not figures.total.played and not figures.total.in_progress:
+        what = f" of {rules.title}" if rules else ""
+        others = "" if everyone else " (games of the built-in players are left out: --all counts them)"
+        say(f"No games{what} of yours saved yet in {folder}{others}. "
+            f"Start one with: storyteller play {rules.name if rules else 'carddom'}")
+        return 0
+    title = "All saved games, the built-in players' included" if everyone else "Your games"
+    reports.stats(figures, plain or bool(os.environ.get("NO_COLOR")), title=title)
+    if not everyone:
+        say("Your own games only (at the terminal or from an answers file); --all adds the built-in players' games.")
+    if bad:
+        say(f"{len(bad)} log{'s' if len(bad) != 1 else ''} could not be read and are not counted: see storyteller sessions")
     return 0

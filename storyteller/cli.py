@@ -20,6 +20,7 @@ import typer
 from typer.models import ArgumentInfo, ParameterInfo
 
 from storyteller import __version__
+from storyteller.formats import FORMATS
 
 app = typer.Typer(
     name="storyteller",
@@ -42,6 +43,8 @@ QUESTIONS_HELP = (
     "How often a journaling question is asked after a card is revealed: every-reveal, key-moments "
     "(the game's turning points) or none. Default: the setting 'questions' (every-reveal)."
 )
+FORMAT_HELP = ", ".join(f.words for f in FORMATS.values()).rsplit(", ", 1)
+FORMAT_HELP = f"{FORMAT_HELP[0]} or {FORMAT_HELP[1]}."
 PHYSICAL_HELP = (
     "Play with your own cards and dice at a real table: --physical, or --physical cards / "
     "--physical dice for one of them (the rest from the seed)."
@@ -153,10 +156,14 @@ def complete_auto(ctx: typer.Context, incomplete: str) -> list[str]:
         game = next((a for a in ctx.args if a in registry.names()), None)
     try:
         games = [game] if game in registry.names() else registry.names()
-        players = dict.fromkeys(p for g in games for p in registry.rules(g).policies)
+        players = dict.fromkeys(p for g in games for p in registry.get(g).policies)
     except Exception:  # a completion never breaks the shell
         players = {"greedy": None}
     return _starting(["random", *players], incomplete)
+
+
+def complete_status(incomplete: str) -> list[str]:
+    return _starting(["in-progress", "won", "lost", "abandoned"], incomplete)
 
 
 def complete_questions(incomplete: str) -> list[str]:
@@ -222,11 +229,17 @@ def resume(
 
 
 @app.command()
-def sessions() -> None:
-    """List saved sessions: game, seed, started, status."""
+def sessions(
+    every: bool = typer.Option(False, "--all", help="Every saved game, not only the most recent."),
+    number: int = typer.Option(20, "-n", help="How many of the most recent games to list."),
+    game: Optional[str] = typer.Option(None, "--game", help="Only this game's sessions.", autocompletion=complete_game),
+    status: Optional[str] = typer.Option(None, "--status", metavar="STATUS", autocompletion=complete_status,
+                                         help="Only games in-progress, won, lost or abandoned."),
+) -> None:
+    """List saved sessions, newest first: game, seed, started, status."""
     from storyteller import app as core
 
-    _run(core.sessions)
+    _run(core.sessions, every=every, number=number, game=game, status=status)
 
 
 @app.command()
@@ -248,7 +261,7 @@ def export(
     playthrough: bool = typer.Option(False, "--playthrough", help="Render the playthrough: the record of every step."),
     format: Optional[str] = typer.Option(
         None, "--format", metavar="FORMAT",
-        help="markdown (the default), obsidian (a note with callouts), json (the export context) or lonelog (the playthrough in Lonelog notation).",
+        help=FORMAT_HELP,
     ),
     output: Optional[Path] = typer.Option(None, "-o", "--output", help="Write to this file (default, or -: print it)."),
     template: Optional[Path] = typer.Option(None, "--template", help="Render with your own Jinja2 template instead (any text format)."),
@@ -306,9 +319,9 @@ def simulate(
     plain: bool = typer.Option(False, "--plain", help="No colours."),
 ) -> None:
     """Play many games unattended, on every core: how often a policy wins."""
-    from storyteller import simulation
+    from storyteller import app as core
 
-    _run(simulation.command, game, games=games, seeds=seeds, policy=policy, variant_specs=variant, jobs=jobs,
+    _run(core.simulate, game, games=games, seeds=seeds, policy=policy, variant_specs=variant, jobs=jobs,
          as_json=as_json, csv=csv, logs=logs, solve=solve, budget=budget, plain=plain)
 
 
@@ -322,9 +335,9 @@ def solve(
     log: Optional[Path] = typer.Option(None, "--log", help="If the deal can be won, write a winning game here."),
 ) -> None:
     """With every card known, could this deal be won? winnable (with a winning game), not winnable, or unknown."""
-    from storyteller import simulation
+    from storyteller import app as core
 
-    _run(simulation.solve_command, target, seed=seed, variant_specs=variant, budget=budget, log=log)
+    _run(core.solve, target, seed=seed, variant_specs=variant, budget=budget, log=log)
 
 
 @app.command()
@@ -334,11 +347,12 @@ def stats(
                                       autocompletion=complete_variant),
     as_json: bool = typer.Option(False, "--json", help="Print the figures as JSON."),
     plain: bool = typer.Option(False, "--plain", help="No colours or symbols."),
+    everyone: bool = typer.Option(False, "--all", help="Count the built-in players' games too (--auto, simulate --logs)."),
 ) -> None:
     """How your games went: played, won, lost, win rate, streaks, scores, words written."""
-    from storyteller import stats as core
+    from storyteller import app as core
 
-    _run(core.run, game, variant, as_json=as_json, plain=plain)
+    _run(core.stats, game, variant, as_json=as_json, plain=plain, everyone=everyone)
 
 
 config_app = typer.Typer(
@@ -407,24 +421,32 @@ def _complete_paths(commands) -> None:
                 spec.autocompletion = complete_log if name == "log" and isinstance(spec, ArgumentInfo) else complete_files
 
 
-_complete_paths(app.registered_commands)  # after the last command
+def _one_command(argv: list[str]) -> typer.Typer:
+    """The command line to parse ``argv`` with: when it names one of the commands, a copy
+    of the app holding only that command (Typer builds every command's parameters before it
+    parses, which the others need not pay for); otherwise the whole app (help, completion,
+    a mistyped command, which is then listed among the others)."""
+    import os
 
-
-SYMBOLS = "\u263e\u2600\u2248\u2766\u00a7\u2318\u2663\u2665\u2660\u2666\u2014"  # suits, piquet, a dash
-
-
-def can_show(encoding: str | None, text: str = SYMBOLS) -> bool:
-    """Whether a stream in this encoding can show the cards' symbols and the players' words."""
-    try:
-        text.encode(encoding or "ascii")
-    except (UnicodeEncodeError, LookupError):
-        return False
-    return True
+    if not argv or os.environ.get("_STORYTELLER_COMPLETE"):
+        return app
+    chosen = [c for c in app.registered_commands if (c.name or c.callback.__name__.replace("_", "-")) == argv[0]]
+    if not chosen:
+        return app
+    one = typer.Typer(name=app.info.name, help=app.info.help, add_completion=False, no_args_is_help=True,
+                      rich_markup_mode=None, pretty_exceptions_enable=False,
+                      context_settings={"help_option_names": ["-h", "--help"]})
+    one.registered_callback = app.registered_callback
+    one.registered_commands = chosen
+    return one
 
 
 def main(argv: Optional[list[str]] = None) -> int:
     import sys
 
+    from storyteller.words import can_show
+
+    _complete_paths(app.registered_commands + config_app.registered_commands)
     for stream in (sys.stdout, sys.stderr):
         if not can_show(stream.encoding):
             # A terminal that cannot show a character gets "?" for it instead of a crash.
@@ -432,8 +454,9 @@ def main(argv: Optional[list[str]] = None) -> int:
                 stream.reconfigure(errors="replace")
             except AttributeError:  # not a text file (a test's capture): leave it as it is
                 pass
+    args = sys.argv[1:] if argv is None else argv
     try:
-        app(args=argv, prog_name="storyteller", standalone_mode=True)
+        _one_command(args)(args=args, prog_name="storyteller", standalone_mode=True)
     except SystemExit as e:
         return int(e.code or 0) if not isinstance(e.code, str) else 1
     return 0

@@ -37,8 +37,8 @@ range, or a bad environment value raises :class:`ConfigError`, whose message is 
 naming the file and the key. Reading the file needs no heavy module (``tomllib``, or
 ``tomli`` on Python 3.10), and nothing reads it before a command needs a setting.
 
-``storyteller config set`` rewrites the file (writing TOML is done here: the file is
-small and flat); comments written by hand are not kept.
+``storyteller config set`` and ``unset`` change the one line of the key in the file and keep
+everything else as the player wrote it: comments, blank lines, order (tomlkit edits it).
 """
 
 from __future__ import annotations
@@ -51,13 +51,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
 
+from storyteller.formats import NAMES as FORMATS  # export.format takes any export format
+
 ENV_CONFIG = "STORYTELLER_CONFIG"  # the settings file itself (tests, several profiles)
 QUESTIONS = ("every-reveal", "key-moments", "none")
-FORMATS = ("markdown", "obsidian", "json", "lonelog")
 TRUE = ("true", "yes", "on", "1")
 FALSE = ("false", "no", "off", "0")
 SPEC = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*(=[A-Za-z0-9_.-]+)?$")  # NAME or NAME=VALUE
-HEADER = "# storyteller settings (see `storyteller config show`); `storyteller config set` rewrites this file.\n"
+HEADER = "# storyteller settings (see `storyteller config show`); `storyteller config set` changes only the key it sets.\n"
 
 
 class ConfigError(Exception):
@@ -172,7 +173,10 @@ def _game_variants(game: str, specs: list[str]) -> dict[str, str]:
 def _shown(value: Any) -> str:
     if isinstance(value, str):
         return repr(value[:60])
-    return dumps_value(value)[:60] if _writable(value) else type(value).__name__
+    try:
+        return dumps_value(value)[:60]
+    except TypeError:  # a value TOML reads but this module does not print (a table in a list...)
+        return type(value).__name__
 
 
 def parse_text(name: str, words: list[str]) -> Any:
@@ -324,16 +328,6 @@ def _key(k: str) -> str:
     return k if BARE.match(k) else dumps_value(k)
 
 
-def _writable(value: Any) -> bool:
-    if isinstance(value, (str, bool, int, float)):
-        return True
-    if isinstance(value, list):
-        return all(_writable(v) for v in value)
-    if isinstance(value, dict):
-        return all(isinstance(k, str) and _writable(v) for k, v in value.items())
-    return isinstance(value, (datetime.date, datetime.time))  # dates and times, as TOML reads them
-
-
 def dumps_value(value: Any) -> str:
     """One TOML value."""
     if isinstance(value, bool):
@@ -367,37 +361,54 @@ def dumps_value(value: Any) -> str:
     raise TypeError(f"cannot write a {type(value).__name__} as TOML")
 
 
-def dumps(table: dict[str, Any]) -> str:
-    """A TOML document: the values of ``table`` first, then each sub-table as ``[name]``."""
-    lines: list[str] = []
+def _edit(where: Path, change) -> Path:
+    """Change the settings file in place with ``change(document)`` and write it back: with
+    tomlkit, so the player's comments, blank lines, order and layout are kept exactly, and
+    only the changed line is new. The file is written atomically (its folder is made)."""
+    import tomlkit
+    from tomlkit.exceptions import TOMLKitError
 
-    def emit(t: dict[str, Any], prefix: str) -> None:
-        plain = [(k, v) for k, v in t.items() if not isinstance(v, dict)]
-        tables = [(k, v) for k, v in t.items() if isinstance(v, dict)]
-        if prefix and (plain or not tables):
-            lines.append(f"\n[{prefix}]")
-        for k, v in plain:
-            lines.append(f"{_key(k)} = {dumps_value(v)}")
-        for k, v in tables:
-            emit(v, f"{prefix}.{_key(k)}" if prefix else _key(k))
+    try:
+        text = where.read_text(encoding="utf-8") if where.exists() else HEADER
+    except UnicodeDecodeError:
+        raise ConfigError(f"{where}: the settings file is not UTF-8 text") from None
+    except OSError as e:
+        raise ConfigError(f"{where}: cannot read the settings file ({e.strerror})") from None
+    try:
+        doc = tomlkit.parse(text)
+        change(doc)
+        out = doc.as_string()
+    except TOMLKitError as e:
+        raise ConfigError(f"{where}: not valid TOML: {e}") from None
+    try:
+        where.parent.mkdir(parents=True, exist_ok=True)
+        tmp = where.with_name(f".{where.name}.{os.getpid()}.tmp")
+        tmp.write_text(out, encoding="utf-8")
+        os.replace(tmp, where)
+    except OSError as e:
+        raise ConfigError(f"{where}: cannot write the settings file ({e.strerror})") from None
+    return where
 
-    emit(table, "")
-    return "\n".join(lines).lstrip("\n") + ("\n" if lines else "")
 
+def _set_in(doc: Any, name: str, value: Any) -> None:
+    """Set a dotted key where the file already keeps it (a ``[table]`` or a dotted key),
+    else as a new line: a top-level key, or a key of its ``[table]``."""
+    import tomlkit
 
-def _set_in(table: dict[str, Any], name: str, value: Any) -> None:
     parts = name.split(".")
+    table = doc
     for part in parts[:-1]:
         inner = table.get(part)
         if not isinstance(inner, dict):
-            inner = table[part] = {}
+            inner = tomlkit.table()
+            table[part] = inner
         table = inner
     table[parts[-1]] = value
 
 
-def _unset_in(table: dict[str, Any], name: str) -> bool:
+def _unset_in(doc: Any, name: str) -> bool:
     parts = name.split(".")
-    inner = table
+    inner = doc
     for part in parts[:-1]:
         inner = inner.get(part)
         if not isinstance(inner, dict):
@@ -405,23 +416,9 @@ def _unset_in(table: dict[str, Any], name: str) -> bool:
     if parts[-1] not in inner:
         return False
     del inner[parts[-1]]
-    if len(parts) > 1 and not inner:
-        del table[parts[0]]
+    if len(parts) > 1 and not doc[parts[0]]:
+        del doc[parts[0]]
     return True
-
-
-def write(table: dict[str, Any], where: Path | None = None) -> Path:
-    """Replace the settings file with ``table`` (atomically; its folder is made)."""
-    where = where or path()
-    text = HEADER + dumps(table)
-    try:
-        where.parent.mkdir(parents=True, exist_ok=True)
-        tmp = where.with_name(f".{where.name}.{os.getpid()}.tmp")
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, where)
-    except OSError as e:
-        raise ConfigError(f"{where}: cannot write the settings file ({e.strerror})") from None
-    return where
 
 
 def set_value(name: str, words: list[str]) -> tuple[Any, Path]:
@@ -433,23 +430,17 @@ def set_value(name: str, words: list[str]) -> tuple[Any, Path]:
     except ValueError as e:
         raise ConfigError(f"{name}: {e}") from None
     where = path()
-    table = read_raw(where)
-    _set_in(table, name, value)
-    if not _writable(table):
-        raise ConfigError(f"{where}: holds a value this version cannot write back; edit the file by hand")
-    return value, write(table, where)
+    read_raw(where)  # a file that is not TOML is named as such before anything is written
+    return value, _edit(where, lambda doc: _set_in(doc, name, value))
 
 
 def unset_value(name: str) -> bool:
     """``config unset``: remove the key from the file; False if it was not there."""
     key_of(name)
     where = path()
-    table = read_raw(where)
-    if not _unset_in(table, name):
+    if not _unset_in(read_raw(where), name):
         return False
-    if not _writable(table):
-        raise ConfigError(f"{where}: holds a value this version cannot write back; edit the file by hand")
-    write(table, where)
+    _edit(where, lambda doc: _unset_in(doc, name))
     return True
 
 

@@ -73,7 +73,7 @@ def setup_words(session: Session, request: Draw | Roll, said: set[str]) -> str |
         return None
     if moment != "reshuffle":
         said.add(moment)
-    return tell.setup(moment, session.variants)
+    return tell.setup(moment, session.variants, session.log.header["source"])
 
 
 def why_illegal(session: Session, key: str) -> str:
@@ -100,7 +100,7 @@ class _Narrating:
         _out(f"Log: {session.path}")
         if session.table is not None and not resumed:
             moment = "roll" if session.log.header["source"] == "physical dice" else "start"
-            words = teller_of(session).setup(moment, session.variants)
+            words = teller_of(session).setup(moment, session.variants, session.log.header["source"])
             if words:
                 _out(words)
 
@@ -269,54 +269,3 @@ class AnswersDriver(_Narrating):
             _out(f"> {action.text}")
             return action
         raise IllegalAnswer(f"{self.name} line {lineno}: '{answer}' is refused: {why_illegal(session, answer)}")
-
-
-class PlayerDriver:
-    """The player at a terminal: rich views, questionary prompts."""
-
-    def __init__(self, terminal, questions: str = "every-reveal") -> None:
-        self.term = terminal
-        self.questions = questions  # the setting: which reveals ask a question
-        self.policy = None  # the hint's policy, made for this game at its start
-        self.said: set[str] = set()  # setup moments already told
-
-    def begin(self, session: Session, resumed: bool) -> None:
-        from storyteller.ui import play
-
-        self.policy = session.game.policy("greedy")
-        play.begin(self.term, session, resumed)
-
-    def choose(self, session: Session):
-        from storyteller.ui import play
-
-        return play.choose(self.term, session, self.policy)
-
-    def after_draw(self, session: Session, event: dict[str, Any]) -> None:
-        from storyteller.ui import play
-
-        play.after_draw(self.term, session, event, self.questions)
-
-    def enter(self, session: Session, request: Draw | Roll) -> Any:
-        from storyteller.ui import play
-
-        return play.enter(self.term, session, request, self.said)
-
-    def check_end(self, session: Session) -> Correction | None:
-        from storyteller.ui import play
-
-        return play.check_end(self.term, session)
-
-    def after_decision(self, session: Session, event: dict[str, Any], before: State, move: Move) -> None:
-        told = teller_of(session).after_decision(before, move, session.state)
-        if told:
-            from storyteller.ui import play
-
-            play.told(self.term, *told)
-
-    def after_end(self, session: Session) -> None:
-        from storyteller.ui import play
-
-        play.after_end(self.term, session)
-
-    def interrupted(self, session: Session) -> None:
-        pass

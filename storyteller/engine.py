@@ -270,8 +270,9 @@ class Variant:
 
 
 class Game:
-    """Base for a game's rules: metadata, variants, the deck, a fresh state, moves and
-    policies. No I/O: nothing here knows prompts, colours, files or Markdown."""
+    """Base for a game's rules: metadata, variants, the deck, a fresh state and moves. No
+    I/O: nothing here knows prompts, colours, files or Markdown, nor the game's built-in
+    players and solver (its registration binds those to it)."""
 
     name: str = ""
     title: str = ""
@@ -280,8 +281,6 @@ class Game:
     piles: tuple[str, ...] = ("deck",)  # the decks the game shuffles (see Draw.pile)
     dice: bool = False  # whether the game rolls dice (see Roll)
     causes: Mapping[str, str] = {}  # every Outcome.cause the game gives, with what it means
-    policies: Mapping[str, Callable[[], Policy]] = {}  # "greedy": a factory for a new policy
-    solver: Callable[[], Solver] | None = None  # makes a solver, for games that have one
 
     def deck(self, variants: Mapping[str, str], pile: str = "deck") -> list[str]:
         """The card ids a deal of ``pile`` shuffles, in a fixed order."""
@@ -304,15 +303,6 @@ class Game:
 
     def check_variants(self, variants: Mapping[str, str]) -> None:
         """Raise VariantError for combinations the rulings forbid."""
-
-    @property
-    def has_policy(self) -> bool:
-        return "greedy" in self.policies
-
-    def policy(self, name: str = "greedy") -> Policy | None:
-        """A new policy object for one game, or None if the game has no such policy."""
-        factory = self.policies.get(name)
-        return factory() if factory else None
 
     # -- variants -------------------------------------------------------------------
 

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Protocol
 
 from storyteller import registry
+from storyteller.formats import DEFAULT, FORMATS
 from storyteller.log import GameLog, sync_folder
 from storyteller.narrative import data_dir
 from storyteller.sandbox import SAFE_JINJA, environment_class, explain, generate, jinja_version, one_line
@@ -253,6 +254,12 @@ def line(text: Any) -> str:
     return re.sub(r"\r\n|[\r\n]", " ", str(text))
 
 
+def uncommented(text: Any) -> str:
+    """Text for an Obsidian note that Obsidian cannot read as a comment: each ``%`` of a run
+    of two or more (``%%`` opens and closes a comment, hiding what follows) is escaped."""
+    return re.sub(r"%{2,}", lambda m: "\\%" * len(m.group()), str(text))
+
+
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
@@ -403,6 +410,7 @@ FILTERS: dict[str, Callable[..., Any]] = {
     "continuation": continuation,
     "prose": prose,
     "line": line,
+    "uncommented": uncommented,
     "scenes": scenes,
     "card_name": card_name,
     "lonelog_card": lonelog_card,
@@ -426,6 +434,21 @@ class Renderer(Protocol):
 _ENVIRONMENTS: dict[tuple[str, ...], Any] = {}  # sandboxed environments by their folders, shared by the renderers
 
 
+def _template_cache() -> Any:
+    """Where storyteller's own templates are kept compiled: the per-user cache folder
+    (``STORYTELLER_HOME/cache`` when that is set), or no cache if there is none."""
+    from storyteller.sandbox import template_cache
+
+    home = os.environ.get("STORYTELLER_HOME")
+    if home:
+        return template_cache(Path(home).expanduser() / "cache")
+    try:
+        from platformdirs import user_cache_dir
+    except ImportError:  # pragma: no cover - platformdirs is a dependency
+        return None
+    return template_cache(Path(user_cache_dir("storyteller", appauthor=False)))
+
+
 class TemplateRenderer:
     """A text format made by Jinja2 templates: for each kind, the game's own
     ``{kind}{suffix}`` if its folder has one, else the shared one in ``templates/``;
@@ -437,14 +460,15 @@ class TemplateRenderer:
         self.suffix = suffix
         self.helpers = helpers
 
-    def environment(self, folders: list[Path]):
-        """A new sandboxed environment that loads templates from ``folders``."""
-        return environment_class()(folders, FILTERS)
+    def environment(self, folders: list[Path], cache: Any = None):
+        """A new sandboxed environment that loads templates from ``folders`` (with
+        ``cache``, a cache of compiled templates: for storyteller's own templates only)."""
+        return environment_class()(folders, FILTERS, cache)
 
-    def _environment(self, folders: list[Path]):
+    def _environment(self, folders: list[Path], own: bool = False):
         key = tuple(str(f) for f in folders)
         if key not in _ENVIRONMENTS:
-            _ENVIRONMENTS[key] = self.environment(folders)
+            _ENVIRONMENTS[key] = self.environment(folders, _template_cache() if own else None)
         return _ENVIRONMENTS[key]
 
     def render(self, ctx: dict[str, Any], game: registry.Registration, kind: str, template: Path | None = None) -> str:
@@ -474,7 +498,7 @@ class TemplateRenderer:
             shown = str(template)
         else:
             shown = f"{game.name}/{name}" if (Path(game.templates) / name).is_file() else name
-        env = self._environment(folders)
+        env = self._environment(folders, own=template is None)
         # The built-in templates are compiled before the clock starts (they are ours, and
         # compiling under the tracer is slow); a user's template is compiled on the clock.
         ready = [] if template is not None else [name, *self.helpers]
@@ -532,12 +556,12 @@ def schema() -> dict[str, Any]:
 RENDERERS: dict[str, Renderer] = {
     "markdown": MarkdownRenderer(),
     "obsidian": TemplateRenderer(
-        "obsidian", ("story", "playthrough"), ".obsidian.md.j2", ("_macros.md.j2", "_obsidian.md.j2", "_scenes.j2")
+        "obsidian", FORMATS["obsidian"].kinds, ".obsidian.md.j2", ("_macros.md.j2", "_obsidian.md.j2", "_scenes.j2")
     ),
     "json": JsonRenderer(),
-    "lonelog": TemplateRenderer("lonelog", ("playthrough",), ".lonelog.md.j2", ("_macros.md.j2", "_scenes.j2")),
+    "lonelog": TemplateRenderer("lonelog", FORMATS["lonelog"].kinds, ".lonelog.md.j2", ("_macros.md.j2", "_scenes.j2")),
 }
-DEFAULT_FORMAT = "markdown"
+DEFAULT_FORMAT = DEFAULT
 
 
 def render(log: GameLog, kind: str | None = None, template: Path | None = None, format: str = DEFAULT_FORMAT) -> str:

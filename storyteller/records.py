@@ -1,5 +1,5 @@
 """One record per saved game, for statistics and the vault: game, variants, source, start,
-result, score and the words written in its journal.
+who played it, result, score and the words written in its journal.
 
 A record takes the whole log to make (the journal's words), so records are kept in a small
 cache beside the logs (``.records.json`` in the sessions folder), keyed by each file's
@@ -19,7 +19,7 @@ from typing import Any
 from storyteller.log import LogError, TruncatedLog, iter_logs, read
 
 CACHE = ".records.json"
-VERSION = 1  # of the cache's shape: a cache of another version is ignored
+VERSION = 2  # of the cache's shape: a cache of another version is ignored
 
 
 @dataclass(frozen=True)
@@ -37,6 +37,13 @@ class Record:
     cause: str
     words: int  # words written in the journal
     entries: int  # journal entries
+    mode: str = "player"  # who played: "player", "answers", "auto greedy", "solver"...
+
+    @property
+    def own(self) -> bool:
+        """A game a person played (at the terminal or from an answers file), not one of a
+        built-in player's (``--auto``, ``simulate --logs``) or the solver's."""
+        return self.mode in ("player", "answers")
 
     @property
     def finished(self) -> bool:
@@ -67,6 +74,7 @@ def record_of(path: Path) -> Record:
         cause=str(end.get("cause", "")) if end else "",
         words=sum(len(e["text"].split()) for e in journal),
         entries=len(journal),
+        mode=str(log.header.get("mode", "player")),
     )
 
 

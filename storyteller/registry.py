@@ -1,14 +1,17 @@
 """The games storyteller knows, found the way pytest finds plugins: each game registers
 once, in the ``storyteller.games`` entry-point group, as one :class:`Registration` that
-names everything the game is made of (its rules, its teller, its terminal view, its
-prompts, its rules text and its templates). The four built-in games register themselves
-in ``pyproject.toml`` exactly as a package of someone else's would::
+names everything the game is made of (its rules, its built-in players and solver, its
+teller, its terminal view, its prompts, its rules text and its templates). The four
+built-in games register themselves in ``pyproject.toml`` exactly as a package of someone
+else's would, each from its own package::
 
     [project.entry-points."storyteller.games"]
-    carddom = "storyteller.builtin:CARDDOM"
+    carddom = "storyteller.games.carddom:GAME"
 
 Parts may be given as objects or as ``"module:attribute"`` strings, loaded on first use,
-so listing the games never imports the terminal or the templates.
+so listing the games never imports the terminal or the templates. The registration is
+what binds a game's parts together: the rules know nothing of their players or their
+solver, which import the rules.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from storyteller.engine import Game
+    from storyteller.engine import Game, Policy, Solver
     from storyteller.stories import Teller
     from storyteller.ui.view import View
 
@@ -46,6 +49,10 @@ class Registration:
     """Everything one game is made of.
 
     - ``rules``: a :class:`storyteller.engine.Game` (pure rules, no I/O);
+    - ``players``: the game's built-in players by name (``{"greedy": ..., "search": ...}``),
+      each a class or a function that makes a new :class:`storyteller.engine.Policy` for
+      one game; ``greedy`` is the one behind *Hint*;
+    - ``solver``: a class or function that makes a new :class:`storyteller.engine.Solver`;
     - ``teller``: a :class:`storyteller.stories.Teller` class, made with this registration;
     - ``view``: a :class:`storyteller.ui.view.View` class (the table and the move menu);
     - ``prompts``: a JSON file (what the cards mean, journaling questions, story words);
@@ -62,9 +69,13 @@ class Registration:
         prompts: str | Path,
         rules_text: str | Path,
         templates: str | Path,
+        players: dict[str, Any] | None = None,
+        solver: Any = None,
     ) -> None:
         self.name = name
         self._refs = {"rules": rules, "teller": teller, "view": view}
+        self._players = dict(players or {})
+        self._solver = solver
         self.prompts = Path(prompts)
         self.rules_text = Path(rules_text)
         self.templates = Path(templates)
@@ -78,6 +89,31 @@ class Registration:
         if getattr(rules, "name", None) != self.name:
             raise RegistryError(f"the game registered as '{self.name}' calls itself '{getattr(rules, 'name', '?')}'")
         return rules
+
+    # -- the built-in players and the solver ------------------------------------------
+
+    @property
+    def policies(self) -> tuple[str, ...]:
+        """The names of the game's built-in players (none is loaded)."""
+        return tuple(self._players)
+
+    @property
+    def has_policy(self) -> bool:
+        """Whether the game has the player behind *Hint* (``greedy``)."""
+        return "greedy" in self._players
+
+    def policy(self, name: str = "greedy") -> "Policy | None":
+        """A new built-in player for one game, or None if the game has none of that name."""
+        ref = self._players.get(name)
+        return _load(ref)() if ref is not None else None
+
+    @property
+    def has_solver(self) -> bool:
+        return self._solver is not None
+
+    def solver(self) -> "Solver | None":
+        """A new solver for deals with every card known, or None if the game has none."""
+        return _load(self._solver)() if self._solver is not None else None
 
     @cached_property
     def teller(self) -> "Teller":

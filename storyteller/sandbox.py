@@ -385,6 +385,36 @@ def _passes_arg(func: Callable[..., Any]) -> bool:
     return isinstance(func, types.FunctionType) and func.__dict__.get("jinja_pass_arg") is not None
 
 
+def template_cache(folder: Path) -> Any:
+    """A cache of compiled templates in ``folder``, for storyteller's own templates (never a
+    user's): an export then compiles each only the first time. Its entries are keyed by each
+    template's source and kept in a subfolder named for this sandbox's code and Jinja2's
+    version, so a change to either starts afresh. A cache that cannot be written or read is
+    no cache: the templates are compiled as if it were not there."""
+    import hashlib
+
+    import jinja2
+    from jinja2 import FileSystemBytecodeCache
+
+    stamp = hashlib.sha256(Path(__file__).read_bytes() + jinja2.__version__.encode()).hexdigest()[:12]
+
+    class Cache(FileSystemBytecodeCache):
+        def load_bytecode(self, bucket) -> None:
+            try:
+                super().load_bytecode(bucket)
+            except (OSError, ValueError, EOFError, TypeError):
+                bucket.reset()
+
+        def dump_bytecode(self, bucket) -> None:
+            try:
+                os.makedirs(self.directory, exist_ok=True)
+                super().dump_bytecode(bucket)
+            except OSError:
+                pass
+
+    return Cache(str(folder / f"templates-{stamp}"))
+
+
 def environment_class():
     """The sandboxed environment class, made when first needed (Jinja2 is imported late)."""
     global _SafeEnvironment
@@ -452,8 +482,9 @@ def environment_class():
         code_generator_class = CodeGen
         intercepted_binops = frozenset({"+", "*", "**", "%"})
 
-        def __init__(self, folders: list[Path], filters: dict[str, Callable[..., Any]]) -> None:
+        def __init__(self, folders: list[Path], filters: dict[str, Callable[..., Any]], cache: Any = None) -> None:
             super().__init__(
+                bytecode_cache=cache,
                 loader=Loader([str(f) for f in folders]),
                 undefined=StrictUndefined,
                 autoescape=False,

@@ -201,7 +201,9 @@ class AutoPlayer:
     def __init__(self, game: Game, seed: str, policy: str) -> None:
         self.seed = seed
         self.name = policy
-        self.policy = None if policy == "random" else game.policy(policy)
+        from storyteller import registry
+
+        self.policy = None if policy == "random" else registry.get(game.name).policy(policy)
         if policy != "random" and self.policy is None:
             raise ValueError(f"{game.title} has no {policy} policy")
 

@@ -1,5 +1,11 @@
 """Many unattended games, on every core: how often a policy wins, and how often a deal can
-be won at all.
+be won at all. A library: :func:`simulate` returns the figures and tells each game's result
+to a callback as it comes; ``storyteller simulate`` draws the progress bar and the tables
+(``storyteller.app``), and a notebook needs only this::
+
+    from storyteller.simulation import simulate
+    summary = simulate("adaman", games=1000, policy="greedy", jobs=2)
+    print(f"{summary.win_rate:.1%} won")
 
 Seeds are cut into chunks that worker processes play; the results come back in seed order
 and are the same whatever the number of processes (each game depends only on its seed).
@@ -18,9 +24,10 @@ import time
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from storyteller.engine import Budget
+from storyteller.errors import EXIT_USAGE, UserError
 
 
 @dataclass(frozen=True)
@@ -124,7 +131,7 @@ def play_chunk(job: Job, seeds: Sequence[str]) -> list[Result]:
         solved = None
         if job.solve is not None:
             source = SeededSource(seed, game, job.variants)
-            solved = game.solver().solve(game.new_state(job.variants), source.resolve, job.solve).answer  # type: ignore[misc]
+            solved = registry.get(job.game).solver().solve(game.new_state(job.variants), source.resolve, job.solve).answer  # type: ignore[union-attr]
         assert outcome is not None
         out.append(Result(seed, outcome.result, outcome.score, outcome.cause, solved))
     return out
@@ -292,181 +299,73 @@ def default_jobs() -> int:
         return os.cpu_count() or 1
 
 
-# -- the command -------------------------------------------------------------------------
 
 
-def command(
+# -- the library's one call ------------------------------------------------------------
+
+
+def simulate(
     game: str,
     games: int | None = None,
-    seeds: str | None = None,
+    seeds: "str | range | SeedRange | None" = None,
     policy: str | None = None,
-    variant_specs: Sequence[str] = (),
-    jobs: str = "auto",
-    as_json: bool = False,
-    csv: Path | None = None,
+    variants: "Mapping[str, str] | Sequence[str]" = (),
+    jobs: int | None = 1,
     logs: Path | None = None,
-    solve: bool = False,
-    budget: str = "200000",
-    plain: bool = False,
-) -> int:
-    """``storyteller simulate``: play many seeded games unattended and say how they went."""
-    import json
-    import sys
+    solve: Budget | None = None,
+    on_result: Callable[[Result], None] | None = None,
+) -> Summary:
+    """Play ``games`` seeded games (seeds 0..N-1; default 1000) or the ``seeds`` given
+    (``"0..1999"`` or a range of numbers) with ``policy`` (default: greedy where the game has
+    it, else random), on ``jobs`` processes (None: one per core), and return what they came
+    to. ``variants``: a mapping of every variant, or the specs a player types
+    (``["jokers=taken"]``). ``on_result`` hears each game's :class:`Result` in seed order as
+    it comes (a progress bar, a CSV file). With ``logs`` each game's log is written there;
+    with ``solve`` each deal is also solved within that budget. Ctrl-C stops at once: the
+    summary then holds the games played so far, and says ``complete = False``.
 
-    from storyteller import app
+    Raises :class:`storyteller.errors.UserError` for an unknown game, variant or player."""
+    from storyteller import registry
 
-    rules = app.load_game(game)
-    variants = app.load_variants(rules, list(variant_specs))
-    name = policy or ("greedy" if rules.has_policy else "random")
-    if name != "random" and name not in rules.policies:
-        known = ", ".join(["random", *rules.policies])
-        raise app.UserError(f"{rules.title} has no policy '{name}' (its policies: {known})", app.EXIT_USAGE)
     try:
-        chosen = parse_seeds(seeds, games)
-        limits = parse_budget(budget) if solve else None
-    except ValueError as e:
-        raise app.UserError(str(e), app.EXIT_USAGE) from None
-    if solve and rules.solver is None:
-        raise app.UserError(f"{rules.title} has no solver yet", app.EXIT_USAGE)
-    if jobs == "auto":
-        workers = default_jobs()
-    elif jobs.isdigit() and int(jobs) >= 1:
-        workers = int(jobs)
-    else:
-        raise app.UserError(f"--jobs takes a number of processes or 'auto', not '{jobs}'", app.EXIT_USAGE)
-    if csv is not None and csv.exists() and not csv.is_file():
-        raise app.UserError(f"{csv}: is not a file", app.EXIT_USAGE)
-    if logs is not None:
-        try:
-            logs.mkdir(parents=True, exist_ok=True)
-        except OSError as e:
-            raise app.UserError(f"{logs}: cannot write logs here ({e.strerror or e})") from None
-    job = Job(rules.name, variants, name, str(logs) if logs else None, limits)
-    summary = Summary(rules.name, name, rules.describe_variants(variants))
-    # Each game's line waits in a temporary file until the run is over (a million games
-    # take disk, not memory), then goes into the CSV file or the JSON document.
-    spools: list[Any] = []
-    sinks: list[Any] = [summary.add]
-    if csv is not None:
-        rows = tempfile.TemporaryFile("w+", encoding="utf-8", newline="\n")
-        rows.write("seed,result,score,cause" + (",solved" if solve else "") + "\n")
-        sinks.append(lambda r: rows.write(",".join(
-            [r.seed, r.result, "" if r.score is None else str(r.score), r.cause] + ([r.solved or ""] if solve else [])
-        ) + "\n"))
-        spools.append(rows)
-    if as_json:
-        lines = tempfile.TemporaryFile("w+", encoding="utf-8", newline="\n")
-        sinks.append(lambda r: lines.write(json.dumps(asdict(r)) + "\n"))
-        spools.append(lines)
-    in_order = InOrder(chosen, sinks)
-    started = time.perf_counter()
-    bar = _Progress(len(chosen), enabled=sys.stderr.isatty() and not as_json)
-    code = 0
+        reg = registry.get(game)
+        rules = reg.rules
+    except registry.RegistryError as e:
+        raise UserError(str(e), EXIT_USAGE) from None
     try:
-        try:
-            with bar:
-                for part in run(job, chosen, workers):
-                    in_order.add(part)
-                    bar.update(part, time.perf_counter() - started)
-        except KeyboardInterrupt:
-            summary.complete = False
-            code = app.EXIT_INTERRUPTED
-        in_order.flush()
-        summary.seconds = time.perf_counter() - started
-        for spool in spools:
-            spool.seek(0)
-        if csv is not None:
-            try:
-                from storyteller.export import write_atomic
-
-                write_atomic(csv, rows)
-            except OSError as e:
-                raise app.UserError(f"{csv}: cannot write here ({e.strerror or e})") from None
-        if as_json:
-            head = json.dumps(summary.as_dict(), indent=2)[:-2]  # without its closing brace
-            sys.stdout.write(head + ',\n  "results": [')
-            for i, line in enumerate(lines):
-                sys.stdout.write(("\n    " if i == 0 else ",\n    ") + line.rstrip("\n"))
-            sys.stdout.write("\n  ]\n}\n")
+        if isinstance(variants, Mapping):
+            chosen = rules.validate_variants(variants) if variants else rules.parse_variants([])
         else:
-            _report(summary, plain or bool(os.environ.get("NO_COLOR")))
-    finally:
-        for spool in spools:
-            spool.close()
-    if not summary.complete:
-        app.err(f"interrupted: {summary.played} of {len(chosen)} games played; the figures above are for those")
-    return code
-
-
-class _Progress:
-    """A rich progress bar on stderr: games per second and the running win rate with its interval."""
-
-    def __init__(self, total: int, enabled: bool) -> None:
-        self.total = total
-        self.enabled = enabled
-        self.progress: Any = None
-        self.done = self.wins = 0
-
-    def __enter__(self) -> "_Progress":
-        if self.enabled:
-            from rich.console import Console
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-            self.progress = Progress(
-                TextColumn("playing"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[rate]}"),
-                TimeElapsedColumn(), console=Console(stderr=True), transient=True,
-            )
-            self.progress.__enter__()
-            self.task = self.progress.add_task("games", total=self.total, rate="")
-        return self
-
-    def update(self, part: list[Result], seconds: float) -> None:
-        self.done += len(part)
-        self.wins += sum(1 for r in part if r.result == "won")
-        if self.progress is None or not self.done:
-            return
-        low, high = wilson(self.wins, self.done)
-        rate = (f"{self.done / seconds:,.0f} games/s, won {100 * self.wins / self.done:.1f}% "
-                f"({100 * low:.1f}-{100 * high:.1f}%)")
-        self.progress.update(self.task, completed=self.done, rate=rate)
-
-    def __exit__(self, *exc: Any) -> None:
-        if self.progress is not None:
-            self.progress.__exit__(*exc)
-
-
-def _report(s: Summary, plain: bool) -> None:
-    from rich import box
-    from rich.console import Console
-    from rich.table import Table
-
-    console = Console(no_color=plain, highlight=False)
-    low, high = wilson(s.count("won"), s.played)
-    table = Table(title=f"{s.game}, {s.variants}, {s.policy}: {s.played:,} games", title_justify="left",
-                  box=box.SIMPLE_HEAD, show_header=False)
-    table.add_column(justify="right")
-    table.add_column()
-    table.add_row("won", f"{s.count('won'):,} ({100 * s.win_rate:.2f}%, 95% interval {100 * low:.2f}-{100 * high:.2f}%)")
-    table.add_row("lost", f"{s.count('lost'):,}")
-    if s.count("utter loss"):
-        table.add_row("utter losses", f"{s.count('utter loss'):,}")
-    if s.mean_score is not None:
-        table.add_row("mean score", f"{s.mean_score:.2f}")
-    if s.answers:
-        n = s.played
-        table.add_row("winnable", f"{s.solved('winnable'):,} ({100 * s.solved('winnable') / n:.1f}% of deals, "
-                                  "with every card known)")
-        table.add_row("not winnable", f"{s.solved('not winnable'):,} ({100 * s.solved('not winnable') / n:.1f}%)")
-        if s.solved("unknown"):
-            table.add_row("unknown", f"{s.solved('unknown'):,} ({100 * s.solved('unknown') / n:.1f}%: the search "
-                                     "reached its --budget first)")
-    table.add_row("speed", f"{s.played / s.seconds:,.0f} games/s ({s.seconds:.1f} s)" if s.seconds else "-")
-    console.print(table)
-    lines = histogram(s.score_counts)
-    if lines:
-        console.print("score  games")
-        for label, n, bar in lines:
-            console.print(f"{label:>5}  {n:>5}  {bar}")
+            chosen = rules.parse_variants(list(variants))
+    except ValueError as e:
+        raise UserError(str(e), EXIT_USAGE) from None
+    name = policy or ("greedy" if reg.has_policy else "random")
+    if name != "random" and name not in reg.policies:
+        known = ", ".join(["random", *reg.policies])
+        raise UserError(f"{rules.title} has no policy '{name}' (its policies: {known})", EXIT_USAGE)
+    if solve is not None and not reg.has_solver:
+        raise UserError(f"{rules.title} has no solver yet", EXIT_USAGE)
+    if isinstance(seeds, range):
+        seeds = SeedRange(seeds)
+    elif not isinstance(seeds, SeedRange):
+        try:
+            seeds = parse_seeds(seeds, games)
+        except ValueError as e:
+            raise UserError(str(e), EXIT_USAGE) from None
+    if jobs is None:
+        jobs = default_jobs()
+    job = Job(rules.name, chosen, name, str(logs) if logs else None, solve)
+    summary = Summary(rules.name, name, rules.describe_variants(chosen))
+    in_order = InOrder(seeds, [summary.add] + ([on_result] if on_result else []))
+    started = time.perf_counter()
+    try:
+        for part in run(job, seeds, jobs):
+            in_order.add(part)
+    except KeyboardInterrupt:
+        summary.complete = False
+    in_order.flush()
+    summary.seconds = time.perf_counter() - started
+    return summary
 
 
 # -- could this deal have been won? ------------------------------------------------------
@@ -485,7 +384,9 @@ def verdict_words(verdict: Any) -> str:
 def solve_deal(rules: Any, variants: dict[str, str], seed: str, budget: Budget) -> Any:
     from storyteller.session import SeededSource
 
-    solver = rules.solver()
+    from storyteller import registry
+
+    solver = registry.get(rules.name).solver()
     return solver.solve(rules.new_state(variants), SeededSource(seed, rules, variants).resolve, budget)
 
 
@@ -501,57 +402,3 @@ def witness(rules: Any, variants: dict[str, str], seed: str, moves: Sequence[str
     finally:
         session.close()
     return session.outcome
-
-
-def _searching(work: Any, budget: Budget) -> Any:
-    """Run ``work``; at a terminal, a spinner on stderr says what is going on meanwhile."""
-    import sys
-
-    if not sys.stderr.isatty():
-        return work()
-    from rich.console import Console
-
-    limit = f"up to {budget.seconds:g} s" if budget.seconds else f"up to {budget.nodes:,} positions"
-    with Console(stderr=True).status(f"Searching every line of play ({limit}); Ctrl-C stops"):
-        return work()
-
-
-def solve_command(target: str, seed: str | None = None, variant_specs: Sequence[str] = (), budget: str = "10s",
-                  log: Path | None = None) -> int:
-    """``storyteller solve GAME --seed S`` or ``storyteller solve LOG``."""
-    from storyteller import app, store
-    from storyteller.words import command as shell
-
-    path = Path(target)
-    if path.suffix == ".jsonl" or path.exists():
-        if seed is not None or variant_specs:
-            raise app.UserError("a log says its own seed and variants: give no --seed or --variant with it", app.EXIT_USAGE)
-        game_log = store.open_log(path)
-        if game_log.header.get("source", "seeded") != "seeded":
-            raise app.UserError(f"{path}: its cards or dice came from a real table, so the whole deal is not known: "
-                                "it cannot be solved")
-        rules = app.load_game(game_log.game)
-        variants = rules.validate_variants(game_log.variants)
-        seed = game_log.seed
-    else:
-        rules = app.load_game(target)
-        variants = app.load_variants(rules, list(variant_specs))
-        if seed is None:
-            raise app.UserError("which deal? give --seed S (or a log)", app.EXIT_USAGE)
-        seed = app.load_seed(seed)
-    if rules.solver is None:
-        raise app.UserError(f"{rules.title} has no solver yet", app.EXIT_USAGE)
-    try:
-        limits = parse_budget(budget)
-    except ValueError as e:
-        raise app.UserError(str(e), app.EXIT_USAGE) from None
-    if log is not None and log.exists():
-        raise app.UserError(f"{log}: already exists; choose another --log path", app.EXIT_USAGE)
-    verdict = _searching(lambda: solve_deal(rules, variants, seed, limits), limits)
-    app.say(f"{rules.title}, seed {seed}, {rules.describe_variants(variants)}: {verdict_words(verdict)}.")
-    if verdict.answer == "winnable" and log is not None:
-        outcome = witness(rules, variants, seed, verdict.moves, log)
-        if outcome is None or not outcome.won:
-            raise app.UserError(f"the solver's winning line did not win when played ({log} keeps it): please report this")
-        app.say(f"Wrote the winning game to {log}; check it with: {shell('storyteller', 'replay', log)}")
-    return 0

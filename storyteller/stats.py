@@ -1,14 +1,15 @@
 """How the games went, over every saved game: played, won, lost, utter losses, abandoned,
 win rate, streaks, mean score and the words written, for each game and each set of
 variants. Read from the records (see :mod:`storyteller.records`), so it stays quick over
-thousands of logs."""
+thousands of logs. A library (:func:`collect`); ``storyteller stats`` prints it."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from pathlib import Path
+from typing import Any, Callable, Iterable, Mapping
 
-from storyteller.records import Record
+from storyteller.records import Record, records
 
 RESULTS = ("won", "lost", "utter loss", "abandoned")
 
@@ -114,105 +115,23 @@ def compute(records: Iterable[Record], describe) -> Stats:
     return stats
 
 
-SPARK = {"won": "\u2588", "lost": "\u2581", "utter loss": "x", "abandoned": "\u00b7"}
-PLAIN = {"won": "W", "lost": "L", "utter loss": "U", "abandoned": "A"}
+def collect(folder: Path, game: str | None = None, variants: Mapping[str, str] | None = None,
+            everyone: bool = False, describe: Callable[[Record], str] | None = None) -> tuple[Stats, list[tuple[Path, str]]]:
+    """The statistics of the games saved in ``folder`` (of one ``game``, of one set of its
+    ``variants``), and the logs that could not be read, with why. By default only the
+    player's own games count (played at the terminal or from an answers file); with
+    ``everyone`` the games of the built-in players (``--auto``, ``simulate --logs``) too."""
+    found, bad = records(folder)
+    kept = [r for r in found if (everyone or r.own) and (game is None or r.game == game)
+            and (variants is None or r.variants == dict(variants))]
+    return compute(kept, describe or describe_variants), bad
 
 
-def sparkline(results: list[str], plain: bool = False) -> str:
-    """The last 30 results in one line: a tall bar for a win, a low one for a loss."""
-    marks = PLAIN if plain else SPARK
-    return "".join(marks[r] for r in results[-30:])
+def describe_variants(r: Record) -> str:
+    """A record's variants in words, as its game says them ("standard rules", "jokers=taken")."""
+    from storyteller import registry
 
-
-# -- the command -------------------------------------------------------------------------
-
-
-def run(game: str | None = None, variant_specs: list[str] | None = None, as_json: bool = False, plain: bool = False) -> int:
-    """``storyteller stats``: print the statistics of every saved game (of one game, of one
-    set of its variants)."""
-    import json
-    import os
-    import sys
-
-    from storyteller import app, registry, store
-    from storyteller.records import records
-
-    rules = app.load_game(game) if game else None
-    wanted = app.load_variants(rules, variant_specs or []) if rules and variant_specs else None
-    if variant_specs and rules is None:
-        raise app.UserError("--variant needs a game: storyteller stats GAME --variant ...", app.EXIT_USAGE)
-    found, bad = records(store.sessions_dir())
-    found = [r for r in found if (rules is None or r.game == rules.name) and (wanted is None or r.variants == wanted)]
-
-    def describe(r: Record) -> str:
-        try:
-            return registry.rules(r.game).describe_variants(r.variants)
-        except registry.RegistryError:
-            return ", ".join(f"{k}={v}" for k, v in sorted(r.variants.items())) or "standard rules"
-
-    stats = compute(found, describe)
-    if as_json:
-        out = stats.as_dict()
-        out["unreadable"] = [p.name for p, _ in bad]
-        sys.stdout.write(json.dumps(out, indent=2, ensure_ascii=False) + "\n")
-        return 0
-    if not stats.total.played and not stats.total.in_progress:
-        what = f" of {rules.title}" if rules else ""
-        app.say(f"No games{what} saved yet in {store.sessions_dir()}. Start one with: storyteller play {rules.name if rules else 'carddom'}")
-        return 0
-    _print(stats, plain or bool(os.environ.get("NO_COLOR")))
-    if bad:
-        app.say(f"{len(bad)} log{'s' if len(bad) != 1 else ''} could not be read and are not counted: see storyteller sessions")
-    return 0
-
-
-def _percent(x: float | None) -> str:
-    return "-" if x is None else f"{100 * x:.1f}%"
-
-
-def _print(stats: Stats, plain: bool) -> None:
-    from rich import box
-    from rich.console import Console
-    from rich.table import Table
-    from rich.text import Text
-
-    from storyteller.words import clean
-
-    console = Console(no_color=plain, highlight=False)
-    table = Table(title="Your games", title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True,
-                  caption="W/L/U/A: won, lost, utter losses, abandoned; streak: wins in a row now (best)",
-                  caption_justify="left")
-    for column, justify in (("game", "left"), ("rules", "left"), ("played", "right"), ("W/L/U/A", "right"),
-                            ("won", "right"), ("streak", "right"), ("score", "right"), ("words", "right")):
-        table.add_column(column, justify=justify, no_wrap=True, min_width=len(column))
-
-    def row(name: str, rules: str, t: Tally, bold: bool = False) -> None:
-        mean = "-" if t.mean_score is None else f"{t.mean_score:.1f}"
-        split = "/".join(str(t.count(r)) for r in RESULTS)
-        cells = [name, rules, str(t.played), split, _percent(t.win_rate), f"{t.streak} ({t.best_streak})", mean,
-                 f"{t.words:,}"]
-        table.add_row(*(Text(clean(c), style="bold" if bold else "") for c in cells))
-
-    for game, tally in sorted(stats.games.items()):
-        kinds = [(v, t) for (g, v), t in sorted(stats.variants.items()) if g == game]
-        row(game, "all" if len(kinds) > 1 else kinds[0][0], tally, bold=True)
-        if len(kinds) > 1:
-            for variants, t in kinds:
-                row("", variants, t)
-    if len(stats.games) > 1:
-        row("all games", "", stats.total, bold=True)
-    console.print(table)
-    colours = {"won": "green", "lost": "red", "utter loss": "magenta", "abandoned": "yellow"}
-    for game, tally in sorted(stats.games.items()):
-        line = Text(f"{game:<10} ")
-        for result in RESULTS:  # a bar of outcomes, 30 characters wide
-            n = tally.count(result)
-            width = round(30 * n / tally.played) if tally.played else 0
-            line.append((PLAIN[result] if plain else "\u2588") * width, style="" if plain else colours[result])
-        line.append(f"  last {min(30, tally.played)}: ")
-        line.append(sparkline(tally.results, plain))
-        console.print(line)
-    if not plain:
-        console.print(Text("bar: won, lost, utter loss, abandoned; last results: a tall bar is a win", style="dim"))
-    else:
-        console.print("W won, L lost, U utter loss, A abandoned (the bar by share; then the last results in order)")
+    try:
+        return registry.rules(r.game).describe_variants(r.variants)
+    except registry.RegistryError:
+        return ", ".join(f"{k}={v}" for k, v in sorted(r.variants.items())) or "standard rules"

@@ -57,9 +57,10 @@ def open_log(path: Path) -> GameLog:
 
 @dataclass(frozen=True)
 class Summary:
-    """One saved game as the sessions list shows it."""
+    """One saved game as the sessions list shows it: the log ``name`` in ``folder``."""
 
-    path: Path
+    folder: Path
+    name: str
     game: str
     seed: str
     started: str
@@ -70,21 +71,80 @@ class Summary:
     def unfinished(self) -> bool:
         return self.status in ("in progress", "cut off")
 
+    @property
+    def path(self) -> Path:
+        return self.folder / self.name
+
 
 def summarize(path: Path) -> Summary:
     """A log's summary from its header and its last lines (never the whole file: a bad
     line in the middle shows when the game is replayed or resumed)."""
     p = peek(path)
     if p.header is None:
-        return Summary(path, "?", "?", "", "unreadable", p.problem)
+        return Summary(path.parent, path.name, "?", "?", "", "unreadable", p.problem)
     h = p.header
-    return Summary(path, h["game"], h["seed"], str(h.get("started", "")), p.status, p.problem)
+    return Summary(path.parent, path.name, h["game"], h["seed"], str(h.get("started", "")), p.status, p.problem)
+
+
+SUMMARIES = ".sessions.json"  # the summaries of the logs beside it, by file name, size and time
+SUMMARIES_VERSION = 1
 
 
 def summaries(folder: Path | None = None) -> list[Summary]:
     """Every log in the sessions folder, oldest first; a log that cannot be read is listed
-    as unreadable, with the reason."""
-    return sorted((summarize(p) for p in iter_logs(folder or sessions_dir())), key=lambda s: (s.started, s.path.name))
+    as unreadable, with the reason.
+
+    A log's summary is read from its ends (:func:`summarize`) and kept in a small cache
+    beside the logs (``.sessions.json``), keyed by each file's size and modification time:
+    over thousands of logs only those that changed are opened again. The cache is a
+    convenience: if it cannot be read or written, every log is read as if it were not there."""
+    import json
+
+    folder = folder or sessions_dir()
+    cached = _load_summaries(folder / SUMMARIES)
+    fresh: dict[str, list] = {}
+    out = []
+    try:
+        entries = sorted((e for e in os.scandir(folder) if e.name.endswith(".jsonl")), key=lambda e: e.name)
+    except OSError:  # no folder yet (or one that cannot be listed): no saved games
+        return []
+    for entry in entries:
+        try:
+            st = entry.stat()
+        except OSError:
+            out.append(summarize(folder / entry.name))  # says why it cannot be read
+            continue
+        stamp = [st.st_size, st.st_mtime_ns]
+        hit = cached.get(entry.name)
+        if hit is not None and hit[:2] == stamp and len(hit) == 7 and all(type(x) is str for x in hit[2:]):
+            s = Summary(folder, entry.name, *hit[2:])
+        else:
+            s = summarize(folder / entry.name)
+        out.append(s)
+        fresh[entry.name] = stamp + [s.game, s.seed, s.started, s.status, s.problem]
+    if fresh != cached:
+        tmp = folder / f".{SUMMARIES}.{os.getpid()}.tmp"
+        try:
+            tmp.write_text(json.dumps({"version": SUMMARIES_VERSION, "logs": fresh}, ensure_ascii=False), encoding="utf-8")
+            os.replace(tmp, folder / SUMMARIES)
+        except OSError:  # a folder we may read but not write: no cache, the same list
+            try:
+                tmp.unlink()
+            except OSError:
+                pass
+    return sorted(out, key=lambda s: (s.started, s.name))
+
+
+def _load_summaries(path: Path) -> dict:
+    import json
+
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(data, dict) or data.get("version") != SUMMARIES_VERSION or not isinstance(data.get("logs"), dict):
+        return {}
+    return data["logs"]
 
 
 def latest_unfinished(folder: Path | None = None) -> Path | None:

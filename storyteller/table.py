@@ -27,7 +27,9 @@ at a given moment of the game. Its shape::
 
 PARTS is a string, or a list whose items are either a string (always said) or
 ``{"text": "...", "when": {"extended": "on", "extra-personalities": ["1", "2"]}}``, said
-only when every variant named has the value given (or one of the values listed).
+only when every variant named has the value given (or one of the values listed); the name
+``source`` stands for what the player brings to the table (``"physical"``: cards and dice,
+``"physical cards"``, ``"physical dice"``).
 :func:`setup_text` picks the parts for a game's variants and puts each on its own line.
 ``"piles"`` is not a moment: it says, for a game that shuffles several piles, how a card
 of each pile is described (see :func:`check_card`).
@@ -69,8 +71,11 @@ def card_label(card_id: str) -> str:
     """The card as a completion list shows it, name first so that typing the start of a
     name finds it: "the King of Hearts (KH)", "the Huntress (Crown, Moons)". A piquet card
     shows its log id, which is short to type; a Decktet card its rank and suits, which is
-    what a player sees on the face."""
+    what a player sees on the face, except an Ace, whose name already says both ("the Ace of
+    Moons")."""
     if card_id in decktet.by_id():
+        if decktet.by_id()[card_id].rank == "Ace":
+            return decktet.name(card_id)
         return decktet.label(card_id)
     if card_id in all_cards():
         return f"{card_name(card_id)} ({card_id})"
@@ -438,7 +443,8 @@ def setup_moments(prompts: Mapping[str, Any]) -> list[str]:
     return [m for m in (prompts.get("setup") or {}) if m != PILES]
 
 
-def setup_text(prompts: Mapping[str, Any], moment: str, variants: Mapping[str, str]) -> str | None:
+def setup_text(prompts: Mapping[str, Any], moment: str, variants: Mapping[str, str],
+               source: str = "physical") -> str | None:
     """What to do with the real cards at ``moment`` ("start", "reshuffle"...), for a game
     played with ``variants``: the parts of the prompts' setup section that apply, one per
     line (the shape is at the top of this module). None if the game has no words for the
@@ -459,7 +465,7 @@ def setup_text(prompts: Mapping[str, Any], moment: str, variants: Mapping[str, s
     for part in parts:
         if isinstance(part, str):
             chosen.append(part)
-        elif _applies(part.get("when", {}), variants, moment):
+        elif _applies(part.get("when", {}), {**variants, "source": source}, moment):
             chosen.append(part["text"])
     return "\n".join(chosen) or None
 

@@ -187,12 +187,28 @@ def index(found: list[Record], names: dict[str, str], fmt: str) -> str:
     for r in reversed(found):  # the newest first
         outcome = r.result or "in progress"
         lines.append(f"| {r.date} | {cell(r.game)} | {cell(r.seed)} | {outcome} | {r.words:,} | {link(names[r.file])} |")
-    stats = compute(found, describe)
-    lines += ["", "## Statistics", "", "| game | rules | played | won | lost | utter losses | abandoned | win rate | streak (best) | mean score | words |",
+    own = [r for r in found if r.own]
+    stats = compute(own, describe)
+    others = len(found) - len(own)
+    counted = "Your own games: those played at the terminal or from an answers file."
+    if others:
+        counted += (f" The {others} game{'s' if others != 1 else ''} of the built-in players (--auto, simulate --logs) "
+                    "are listed above but not counted here.")
+    lines += ["", "## Statistics", "", counted, "",
+              "| game | rules | played | won | lost | utter losses | abandoned | win rate | streak (best) | mean score | words |",
               "|---|---|---|---|---|---|---|---|---|---|---|"]
-    for (game, rules), t in sorted(stats.variants.items()):
+
+    def row(game: str, rules: str, t) -> str:
         rate = "-" if t.win_rate is None else f"{100 * t.win_rate:.1f}%"
         mean = "-" if t.mean_score is None else f"{t.mean_score:.1f}"
         counts = " | ".join(str(t.count(r)) for r in RESULTS)
-        lines.append(f"| {cell(game)} | {cell(rules)} | {t.played} | {counts} | {rate} | {t.streak} ({t.best_streak}) | {mean} | {t.words:,} |")
+        return f"| {game} | {rules} | {t.played} | {counts} | {rate} | {t.streak} ({t.best_streak}) | {mean} | {t.words:,} |"
+
+    for game, total in sorted(stats.games.items()):
+        kinds = [(v, t) for (g, v), t in sorted(stats.variants.items()) if g == game]
+        lines.append(row(f"**{cell(game)}**", "all" if len(kinds) > 1 else cell(kinds[0][0]), total))
+        if len(kinds) > 1:
+            lines += [row("", cell(rules), t) for rules, t in kinds]
+    if len(stats.games) > 1:
+        lines.append(row("**all games**", "", stats.total))
     return "\n".join(lines) + "\n"

@@ -60,3 +60,15 @@ def _ansi_c(word: str) -> str:
         else:
             out.append(ch)
     return "$'" + "".join(out) + "'"
+
+
+SYMBOLS = "\u263e\u2600\u2248\u2766\u00a7\u2318\u2663\u2665\u2660\u2666\u2014"  # suits, piquet, a dash
+
+
+def can_show(encoding: str | None, text: str = SYMBOLS) -> bool:
+    """Whether a stream in this encoding can show the cards' symbols and the players' words."""
+    try:
+        text.encode(encoding or "ascii")
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True

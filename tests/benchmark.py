@@ -3,13 +3,17 @@
 1. start-up: ``storyteller --help`` against ``python -c "import typer"`` (goal: 1.3x or less);
 2. replay: events verified per second after start-up (goal: 20,000 or more);
 3. sessions: ``store.summaries()`` over 2,000 logs (goal: under 0.3 s; each log is read only
-   at its header and its end);
-4. fuzz: 1,000 corrupted logs through every command that reads a log (goal: no problem);
-5. simulate: 100,000 Adaman greedy games with ``--jobs 2`` (goal: under 60 s on two cores),
+   at its header and its end), and the ``storyteller sessions`` command over them against
+   ``storyteller --help`` (goal: 3x or less);
+4. export: ``storyteller export LOG --story`` of the biggest example against a minimal Typer
+   command that reads the log and renders a small Jinja2 template (goal: 1.3x or less);
+5. fuzz: 1,000 corrupted logs through every command that reads a log (goal: no problem);
+6. simulate: 100,000 Adaman greedy games with ``--jobs 2`` (goal: under 60 s on two cores),
    the greedy player of every game on one core (goal for Cascades and Hexaract: 200 games/s
    or more), and the peak memory of a run of 20,000 games against one of 100,000 (goal: flat).
 
-``python tests/benchmark.py simulate`` runs only the fifth.
+``python tests/benchmark.py NAME...`` runs only those: ``startup``, ``replay``, ``sessions``,
+``export``, ``fuzz``, ``simulate``.
 """
 
 from __future__ import annotations
@@ -24,17 +28,18 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from storyteller import registry  # noqa: E402
 from storyteller.registry import names as game_names, rules as get_game  # noqa: E402
 from storyteller.log import read  # noqa: E402
 from storyteller.rng import Stream  # noqa: E402
 from storyteller.session import Session, walk  # noqa: E402
 
 
-def median_time(cmd: list[str], runs: int = 15) -> float:
+def median_time(cmd: list[str], runs: int = 15, env: dict | None = None) -> float:
     times = []
     for _ in range(runs):
         start = time.perf_counter()
-        subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+        subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True, env=env)
         times.append(time.perf_counter() - start)
     return statistics.median(times)
 
@@ -107,6 +112,58 @@ def sessions_speed(count: int = 2_000) -> None:
         assert len(found) == count and all(s.status != "unreadable" for s in found)
         size = sum(p.stat().st_size for p in folder.iterdir()) / 1e6
         print(f"sessions: {count:,} logs ({size:.0f} MB) summarized in {statistics.median(times):.3f} s (median of 5; goal < 0.3 s)")
+        import os
+
+        env = dict(os.environ, STORYTELLER_HOME=str(Path(tmp)), STORYTELLER_CONFIG=str(Path(tmp) / "none.toml"))
+        helped = median_time([sys.executable, "-m", "storyteller", "--help"], env=env)
+        listed = median_time([sys.executable, "-m", "storyteller", "sessions"], env=env)
+        print(f"sessions: storyteller sessions over {count:,} logs {listed * 1000:.0f} ms, --help {helped * 1000:.0f} ms, "
+              f"ratio {listed / helped:.2f} (goal <= 3)")
+
+
+MINIMAL_EXPORT = """
+import json, sys
+import typer
+
+app = typer.Typer()
+
+
+@app.command()
+def export(log: str, story: bool = typer.Option(False, "--story")):
+    import jinja2
+
+    lines = [json.loads(line) for line in open(log, encoding="utf-8")]
+    template = jinja2.Environment().from_string(
+        "# {{ h.game }}\\n{% for e in events %}- {{ e.event }} {{ e.card or '' }}\\n{% endfor %}")
+    sys.stdout.write(template.render(h=lines[0], events=lines[1:]))
+
+
+app()
+"""
+
+
+def export_speed(rounds: int = 25) -> None:
+    """The export of the biggest example against the least a Typer command can do to read a
+    log and render a Jinja2 template, run in turns (the figure is the median of the ratios
+    of each pair, which a busy machine disturbs least). Both run as installed code runs:
+    storyteller's console script, with its modules compiled (as pip compiles them)."""
+    import compileall
+    import os
+
+    root = Path(__file__).resolve().parents[1]
+    compileall.compile_dir(str(root / "storyteller"), quiet=1)
+    biggest = max((root / "examples").glob("*.jsonl"), key=lambda p: p.stat().st_size)
+    script = str(Path(sys.executable).parent / ("storyteller.exe" if os.name == "nt" else "storyteller"))
+    with tempfile.TemporaryDirectory() as tmp:
+        minimal = Path(tmp) / "minimal.py"
+        minimal.write_text(MINIMAL_EXPORT, encoding="utf-8")
+        ours, least = [], []
+        for _ in range(rounds):
+            ours.append(median_time([script, "export", str(biggest), "--story"], runs=1))
+            least.append(median_time([sys.executable, str(minimal), str(biggest), "--story"], runs=1))
+    ratio = statistics.median(a / b for a, b in zip(ours, least))
+    print(f"export: storyteller export {biggest.name} --story {statistics.median(ours) * 1000:.0f} ms, minimal Typer + "
+          f"Jinja2 command {statistics.median(least) * 1000:.0f} ms, ratio {ratio:.2f} (median of {rounds} pairs; goal <= 1.3)")
 
 
 def fuzz(count: int = 1_000) -> None:
@@ -135,7 +192,7 @@ def simulate_speed() -> None:
     seconds = figures["played"] / figures["games_per_second"]
     print(f"simulate: 100,000 Adaman greedy games with --jobs 2 in {seconds:.1f} s (goal < 60 s)")
     for game in game_names():
-        if "greedy" not in get_game(game).policies:
+        if not registry.get(game).has_policy:
             continue
         best = max(simulate(game, "--games", "1000", "--policy", "greedy", "--jobs", "1")[0]["games_per_second"]
                    for _ in range(3))
@@ -146,12 +203,13 @@ def simulate_speed() -> None:
           "(goal: flat; the policy's caches are bounded)")
 
 
+BENCHMARKS = {"startup": startup, "replay": replay_speed, "sessions": sessions_speed, "export": export_speed,
+              "fuzz": fuzz, "simulate": simulate_speed}
+
 if __name__ == "__main__":
-    if sys.argv[1:] == ["simulate"]:
-        simulate_speed()
-        sys.exit()
-    startup()
-    replay_speed()
-    sessions_speed()
-    fuzz()
-    simulate_speed()
+    chosen = sys.argv[1:] or list(BENCHMARKS)
+    unknown = [name for name in chosen if name not in BENCHMARKS]
+    if unknown:
+        sys.exit(f"unknown benchmark {unknown[0]!r} (benchmarks: {', '.join(BENCHMARKS)})")
+    for name in chosen:
+        BENCHMARKS[name]()

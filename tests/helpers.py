@@ -30,6 +30,18 @@ class Stacked:
         return dice
 
 
+def variant_sets(game):
+    """The standard rules, then each variant's other choices one at a time (those the
+    rulings allow)."""
+    yield game.parse_variants([])
+    for v in game.variants:
+        for choice in v.choices[1:]:
+            try:
+                yield game.parse_variants([v.name if v.flag else f"{v.name}={choice}"])
+            except ValueError:
+                continue
+
+
 def settle(state: State, source: Stacked) -> State:
     """Resolve every pending draw or roll from ``source``."""
     while state.outcome is None and (request := state.chance()) is not None:
@@ -62,7 +74,7 @@ def play_one_move(game_name: str, seed: str, keys: str, path, variants=(), width
     from rich.console import Console
 
     from conftest import read_events
-    from storyteller.drivers import PlayerDriver
+    from storyteller.ui.play import PlayerDriver
     from storyteller.registry import rules as get_game
     from storyteller.session import SaveAndQuit, Session
     from storyteller.ui.terminal import Terminal

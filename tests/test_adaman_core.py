@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import pytest
 
-from storyteller.games import adaman_core as core
-from storyteller.games.adaman import BASIC, GAME, Control, Shift, payments
+from storyteller.games.adaman import core
+from storyteller.games.adaman.rules import BASIC, GAME, Control, Shift, payments
+from storyteller.games.adaman import GAME as REG
 from storyteller.rng import Stream
 from storyteller.session import SeededSource
 
@@ -81,7 +82,7 @@ def test_random_games_agree_step_by_step(specs):
 def test_greedy_games_agree_step_by_step(specs):
     ends = set()
     for seed in map(str, range(25)):
-        policy = GAME.policy("greedy")
+        policy = REG.policy("greedy")
         ends.add(play_both(seed, specs, lambda state, legal: policy.choose(state).action.move))
     if not specs or specs == ["extended"]:
         assert core.WON in ends  # the win (no refill) is met too

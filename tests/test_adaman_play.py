@@ -36,7 +36,7 @@ def test_an_illegal_payment_in_an_answers_file_names_the_rule(cli, tmp_path):
     state = first_play("3")
     target = state.targets()[0]
     # pay with every resource that does NOT share a suit with the target, if there is one
-    from storyteller.games.adaman import SUITS
+    from storyteller.games.adaman.rules import SUITS
 
     strangers = [r for r in state.resources if not SUITS[r] & SUITS[target]]
     if not strangers:
@@ -73,7 +73,7 @@ def test_unknown_and_combined_variants(cli):
 
 def find_small_payment(state):
     """A target, its eligible resources, and the index of one too small to pay alone."""
-    from storyteller.games.adaman import RANK, eligible_resources
+    from storyteller.games.adaman.rules import RANK, eligible_resources
 
     for i, t in enumerate(state.targets()):
         eligible = eligible_resources(state, t)
@@ -84,7 +84,7 @@ def find_small_payment(state):
 
 
 def test_the_checkbox_validator_says_why_a_set_is_refused():
-    from storyteller.ui.adaman import validator
+    from storyteller.games.adaman.view import validator
 
     state = first_play("3")
     found = find_small_payment(state)
@@ -103,7 +103,7 @@ def test_target_then_checkbox_at_the_prompt(tmp_path):
     index, target, eligible, small = find_small_payment(state)
     # the target, mark the small resource only and confirm (refused, the prompt stays),
     # then 'a' marks them all and Enter confirms; Enters after that skip any journal questions
-    from storyteller.games.adaman import PERSON
+    from storyteller.games.adaman.rules import PERSON
 
     setup_questions = len(state.court) + sum(PERSON[c] for c in state.capital)  # each personality asks one
     keys = ENTER * setup_questions
@@ -126,7 +126,7 @@ def test_the_menu_offers_one_dialog_per_target_and_the_excuse_moves_as_they_are(
     for seed in map(str, range(40)):  # a deal where the Excuse waits for a choice
         state = game.new_state(variants)
         source = SeededSource(seed, game, variants)
-        policy = game.policy()
+        policy = registry.get("adaman").policy()
         while state.outcome is None and state.excuse_at is None:
             if state.chance() is not None:
                 state.resolve(source.resolve(state.chance()))

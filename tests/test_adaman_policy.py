@@ -5,8 +5,10 @@ from __future__ import annotations
 import pytest
 
 from helpers import Stacked, settle
-from storyteller.games.adaman import GAME, Shift
-from storyteller.games.adaman_policy import AdamanGreedy, AdamanSearch
+from storyteller.games.adaman.rules import GAME, Shift
+from storyteller.games.adaman import GAME as REG
+from storyteller.games.adaman.players import AdamanGreedy
+from storyteller.games.adaman.search import AdamanSearch
 from storyteller.rng import Stream
 from storyteller.session import SeededSource, simulate
 
@@ -18,7 +20,7 @@ def decisions(seed: str, v, count: int):
     """The states before the first ``count`` decisions of a greedy game, each with the deal
     it came from and the moves that led there."""
     source = SeededSource(seed, GAME, v)
-    state, policy, moves = GAME.new_state(v), GAME.policy("greedy"), []
+    state, policy, moves = GAME.new_state(v), REG.policy("greedy"), []
     settle(state, source)
     while state.outcome is None and len(moves) < count:
         yield state.clone(), source.deal(0), list(moves)

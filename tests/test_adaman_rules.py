@@ -8,7 +8,7 @@ import pytest
 
 from helpers import Stacked, act, keys, settle
 from storyteller.engine import Draw, Move, RuleError, VariantError
-from storyteller.games.adaman import (
+from storyteller.games.adaman.rules import (
     BASIC,
     GAME,
     RANK,
@@ -22,7 +22,8 @@ from storyteller.games.adaman import (
     payments,
     why_refused,
 )
-from storyteller.games.adaman_policy import AdamanGreedy
+from storyteller.games.adaman import GAME as REG
+from storyteller.games.adaman.players import AdamanGreedy
 from storyteller.rng import Stream
 from storyteller.session import SeededSource
 
@@ -281,7 +282,7 @@ def test_deck_running_out_play_goes_on():
     for seed in range(30):
         state = GAME.new_state(STANDARD)
         source = SeededSource(str(seed), GAME, STANDARD)
-        policy = GAME.policy()
+        policy = REG.policy()
         while state.outcome is None:
             if (draw := state.chance()) is not None:
                 state.resolve(source.resolve(draw))
@@ -399,7 +400,7 @@ def test_greedy_hint_is_legal_and_beats_random():
             state = GAME.new_state(STANDARD)
             source = SeededSource(str(seed), GAME, STANDARD)
             pick = Stream(str(seed), "auto")
-            greedy = GAME.policy("greedy")
+            greedy = REG.policy("greedy")
             while state.outcome is None:
                 if (draw := state.chance()) is not None:
                     state.resolve(source.resolve(draw))
@@ -523,9 +524,9 @@ def _greedy_game(policy, seed: str, v=STANDARD) -> list[str]:
 
 @pytest.mark.parametrize("v", [STANDARD, EXTENDED])
 def test_a_policy_keeps_nothing_from_one_game_to_the_next(v):
-    used = GAME.policy("greedy")
-    assert GAME.policy("greedy") is not used  # a new object for each game
+    used = REG.policy("greedy")
+    assert REG.policy("greedy") is not used  # a new object for each game
     _greedy_game(used, "1", v)
     _greedy_game(used, "2", v)
-    assert _greedy_game(used, "3", v) == _greedy_game(GAME.policy("greedy"), "3", v)
-    assert GAME.policy("random") is None and GAME.has_policy
+    assert _greedy_game(used, "3", v) == _greedy_game(REG.policy("greedy"), "3", v)
+    assert REG.policy("random") is None and REG.has_policy

@@ -9,9 +9,10 @@ import pytest
 
 from helpers import Stacked
 from storyteller.engine import Budget
-from storyteller.games.adaman import BASIC, GAME, PERSON, AdamanState
-from storyteller.games.adaman_policy import AdamanGreedy
-from storyteller.games.adaman_solver import AdamanSolver
+from storyteller.games.adaman.rules import BASIC, GAME, PERSON, AdamanState
+from storyteller.games.adaman import GAME as REG
+from storyteller.games.adaman.players import AdamanGreedy
+from storyteller.games.adaman.solver import AdamanSolver
 from storyteller.session import SeededSource, simulate
 
 STANDARD = GAME.parse_variants([])
@@ -39,7 +40,7 @@ def test_every_deal_the_greedy_wins_is_winnable_and_its_witness_replays(v):
     assert len(won) >= 5
     for seed in won:
         source = SeededSource(seed, GAME, v)
-        verdict = GAME.solver().solve(GAME.new_state(v), source.resolve, ENOUGH)
+        verdict = REG.solver().solve(GAME.new_state(v), source.resolve, ENOUGH)
         assert verdict.answer == "winnable", (seed, verdict)
         assert replay(seed, v, verdict.moves) == "won"
 
@@ -99,8 +100,8 @@ def test_a_small_budget_gives_unknown_never_a_wrong_answer():
 
 
 def test_the_solver_is_the_games_and_answers_as_the_contract_says():
-    solver = GAME.solver()
-    assert isinstance(solver, AdamanSolver) and GAME.solver() is not solver
+    solver = REG.solver()
+    assert isinstance(solver, AdamanSolver) and REG.solver() is not solver
     verdict = solver.solve(GAME.new_state(STANDARD), SeededSource("4", GAME, STANDARD).resolve, ENOUGH)
     assert verdict.answer in ("winnable", "not winnable", "unknown") and verdict.why.endswith(".")
 

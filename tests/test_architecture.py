@@ -1,45 +1,212 @@
 """The house plan, checked: data flows one way (rules -> session -> log -> context ->
-renderers), rules know nothing of words, files or terminals, and tellers read facts,
-never keys or sentences."""
+renderers), layers only look down, no two modules import each other (directly or through
+others, lazy imports included), rules know nothing of words, files or terminals, and
+tellers read facts, never keys or sentences.
+
+The layers, lowest first (a module may import its own layer or a lower one):
+
+0. the shapes and the words every layer shares: ``engine``, ``cards``, ``decktet``,
+   ``words``, ``rng``, ``narrative``, ``errors``, ``formats``, ``registry``, and each game's
+   registration (``games/<game>/__init__.py``, which names its parts and loads none);
+1. rules: ``games/<game>/rules.py`` and a fast inner form of them, ``core.py``;
+2. players and solvers: ``games/<game>/players.py``, ``search.py``, ``solver.py``;
+3. session and log: ``session``, ``log``, ``store``, ``records``, ``config``, ``table``;
+4. stories and export, and the libraries on top of them: ``stories``,
+   ``games/<game>/story.py``, ``export``, ``sandbox``, ``simulation``, ``stats``, ``vault``;
+5. the terminal and the drivers: ``ui``, ``games/<game>/view.py``, ``drivers``;
+6. the commands: ``app``;
+7. the command line: ``cli``, ``__main__``.
+"""
 
 from __future__ import annotations
 
 import ast
+from functools import lru_cache
 from pathlib import Path
 
 import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "storyteller"
-GAMES = sorted((PACKAGE / "games").glob("*.py"))
-TELLERS = sorted(p for p in (PACKAGE / "stories").glob("*.py") if p.name != "__init__.py")
+GAME_DIRS = sorted(p.parent for p in (PACKAGE / "games").glob("*/__init__.py"))
+RULES = sorted(p for d in GAME_DIRS for p in d.glob("*.py") if p.stem in ("rules", "core", "players", "search", "solver"))
+TELLERS = sorted(d / "story.py" for d in GAME_DIRS) + sorted(
+    p for p in (PACKAGE / "stories").glob("*.py") if p.name != "__init__.py")
+
+BASE = {"engine", "cards", "decktet", "words", "rng", "narrative", "errors", "formats", "registry", "games", "__init__"}
+LAYER_OF_GAME_PART = {"__init__": 0, "rules": 1, "core": 1, "players": 2, "search": 2, "solver": 2,
+                      "story": 4, "picture": 4, "view": 5}
+LAYER_OF_MODULE = {"session": 3, "log": 3, "store": 3, "records": 3, "config": 3, "table": 3,
+                   "stories": 4, "export": 4, "sandbox": 4, "simulation": 4, "stats": 4, "vault": 4,
+                   "questions": 4, "history": 4, "oracle": 4, "drawing": 4, "html": 4, "analysis": 4,
+                   "ui": 5, "drivers": 5, "app": 6, "cli": 7, "__main__": 7}
+LAYER_NAMES = ["shared", "rules", "players/solver", "session and log", "stories and export", "ui and drivers",
+               "app", "cli"]
 
 
-def imports(path: Path) -> list[tuple[str, list[str]]]:
-    """(module, names) for every import in a file, at any depth."""
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+MODULES = {module_name(p): p for p in PACKAGE.rglob("*.py")}
+
+
+def layer(module: str) -> int:
+    parts = module.split(".")[1:]  # without "storyteller"
+    if not parts:
+        return 0
+    if parts[0] == "games" and len(parts) >= 2:
+        part = parts[2] if len(parts) > 2 else "__init__"
+        assert part in LAYER_OF_GAME_PART, f"{module}: a game module's name says its role ({', '.join(LAYER_OF_GAME_PART)})"
+        return LAYER_OF_GAME_PART[part]
+    if parts[0] in BASE:
+        return 0
+    assert parts[0] in LAYER_OF_MODULE, f"{module}: which layer is it in? (add it to this test)"
+    return LAYER_OF_MODULE[parts[0]]
+
+
+def _type_checking_only(tree: ast.AST) -> set[int]:
+    """The ids of import nodes under ``if TYPE_CHECKING:`` (never run)."""
+    skip: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            for inner in node.body:
+                skip |= {id(n) for n in ast.walk(inner)}
+    return skip
+
+
+def imports(path: Path) -> list[tuple[str, list[str], int]]:
+    """(module, names, line) for every import in a file, at any depth, lazy ones included."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    skip = _type_checking_only(tree)
+    me = module_name(path)
+    package = me if path.name == "__init__.py" else me.rpartition(".")[0]
     out = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(tree):
+        if id(node) in skip:
+            continue
         if isinstance(node, ast.Import):
-            out += [(a.name, []) for a in node.names]
-        elif isinstance(node, ast.ImportFrom) and node.module == "storyteller":
-            out += [(f"storyteller.{a.name}", []) for a in node.names]  # from storyteller import decktet
+            out += [(a.name, [], node.lineno) for a in node.names]
         elif isinstance(node, ast.ImportFrom):
-            out.append((node.module or "", [a.name for a in node.names]))
+            base = node.module or ""
+            if node.level:
+                up = package.split(".")
+                up = up[: len(up) - node.level + 1]
+                base = ".".join(up + ([base] if base else []))
+            out.append((base, [a.name for a in node.names], node.lineno))
     return out
 
 
-@pytest.mark.parametrize("path", GAMES, ids=lambda p: p.name)
-def test_rules_import_no_words_files_or_terminal(path):
-    allowed = ("storyteller.engine", "storyteller.cards", "storyteller.decktet", "storyteller.words", "storyteller.rng", "storyteller.games")
-    for module, _ in imports(path):
-        if module.startswith("storyteller"):
-            assert module.startswith(allowed), f"{path.name} imports {module}"
-        assert module.split(".")[0] not in ("rich", "questionary", "jinja2", "json", "os", "pathlib"), f"{path.name} imports {module}"
+@lru_cache(maxsize=None)
+def graph() -> dict[str, set[tuple[str, int]]]:
+    """Each module's imports of storyteller's modules (a name imported from a package that
+    is a module counts as that module; importing a module runs its packages too)."""
+    edges: dict[str, set[tuple[str, int]]] = {m: set() for m in MODULES}
+    for me, path in MODULES.items():
+        for module, names, line in imports(path):
+            if not module.startswith("storyteller"):
+                continue
+            targets = [f"{module}.{n}" for n in names if f"{module}.{n}" in MODULES] or [module]
+            for target in targets:
+                parts = target.split(".")
+                for i in range(2, len(parts) + 1):  # storyteller.games.adaman.rules runs storyteller.games.adaman too
+                    above = ".".join(parts[:i])
+                    if above in MODULES and above != me and not me.startswith(above + "."):
+                        edges[me].add((above, line))
+    return edges
 
 
-@pytest.mark.parametrize("path", TELLERS, ids=lambda p: p.name)
+def cycles() -> list[list[str]]:
+    """Strongly connected components of more than one module (Tarjan's algorithm)."""
+    edges = {m: {t for t, _ in ts} for m, ts in graph().items()}
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in edges[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            part = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                part.append(w)
+                if w == v:
+                    break
+            if len(part) > 1:
+                found.append(sorted(part))
+
+    for v in sorted(edges):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def test_no_module_imports_itself_through_others():
+    assert cycles() == [], f"import cycles: {cycles()}"
+
+
+def test_layers_only_look_down():
+    wrong = []
+    for me, targets in sorted(graph().items()):
+        for target, line in sorted(targets):
+            if layer(target) > layer(me):
+                wrong.append(f"{MODULES[me].relative_to(PACKAGE.parent)}:{line} ({LAYER_NAMES[layer(me)]}) imports "
+                             f"{target} ({LAYER_NAMES[layer(target)]})")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_check_sees_lazy_imports_and_skips_type_checking_ones():
+    """The graph is the one Python runs: an import inside a function counts."""
+    drivers = {t for t, _ in graph()["storyteller.drivers"]}
+    assert "storyteller.table" in drivers  # imported inside a function
+    registry = {t for t, _ in graph()["storyteller.registry"]}
+    assert "storyteller.engine" not in registry  # only under TYPE_CHECKING
+
+
+def test_every_game_is_one_package_with_parts_named_for_their_roles():
+    for folder in GAME_DIRS:
+        parts = {p.stem for p in folder.glob("*.py")}
+        assert {"__init__", "rules", "story", "view"} <= parts, f"{folder.name}: {sorted(parts)}"
+        assert parts <= set(LAYER_OF_GAME_PART), f"{folder.name}: a module whose name says no role: {sorted(parts)}"
+    assert not list((PACKAGE / "games").glob("*.py"))[1:], "games/ holds only the games' packages"
+
+
+@pytest.mark.parametrize("path", RULES, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_rules_and_players_import_no_words_files_or_terminal(path):
+    allowed = ("storyteller.engine", "storyteller.cards", "storyteller.decktet", "storyteller.words", "storyteller.rng",
+               "storyteller.games")
+    for module, names, line in imports(path):
+        for full in [f"{module}.{n}" for n in names] if module == "storyteller" else [module]:
+            if full.startswith("storyteller"):
+                assert full.startswith(allowed), f"{path.name}:{line} imports {full}"
+        assert module.split(".")[0] not in ("rich", "questionary", "jinja2", "json", "os", "pathlib"), \
+            f"{path.name}:{line} imports {module}"
+
+
+@pytest.mark.parametrize("path", sorted(d / "rules.py" for d in GAME_DIRS), ids=lambda p: p.parent.name)
+def test_rules_never_import_their_players_or_solver(path):
+    for module, names, line in imports(path):
+        parts = {module.rsplit(".", 1)[-1], *names}
+        assert not parts & {"players", "search", "solver"}, f"{path.parent.name}/rules.py:{line} imports {module}"
+
+
+@pytest.mark.parametrize("path", TELLERS, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_tellers_use_no_private_names_and_read_no_keys(path):
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    for module, names in imports(path):
+    for module, names, _ in imports(path):
         private = [n for n in names if n.startswith("_")]
         assert not private, f"{path.name} imports private names {private} from {module}"
     for node in ast.walk(tree):

@@ -8,8 +8,9 @@ import random
 import pytest
 from helpers import Stacked, act, settle
 
-from storyteller.games.carddom import GAME, neighbours
-from storyteller.games.carddom_policy import IDS, INDEX, CarddomGreedy, Hands, View, children, options_of, win_chance
+from storyteller.games.carddom.rules import GAME, neighbours
+from storyteller.games.carddom import GAME as REG
+from storyteller.games.carddom.players import IDS, INDEX, CarddomGreedy, Hands, View, children, options_of, win_chance
 from storyteller.session import SeededSource
 
 STANDARD = {"jokers": "revealed", "overlord": "back-row"}
@@ -25,7 +26,7 @@ def greedy_game(seed: str, variants=STANDARD, source=None):
     """Every (state before, hint) of one game the policy plays, and the final state."""
     state = GAME.new_state(variants)
     source = source or SeededSource(seed, GAME, variants)
-    policy = GAME.policy()
+    policy = REG.policy()
     out = []
     for _ in range(200):
         settle(state, source)
@@ -281,7 +282,7 @@ def test_with_jokers_taken_it_sees_every_card_then_wins_whenever_the_deal_can_be
     variants = {"jokers": "taken", "overlord": "back-row"}
     for seed in map(str, range(30)):
         _, end = greedy_game(seed, variants)
-        verdict = GAME.solver().solve(GAME.new_state(variants), SeededSource(seed, GAME, variants).resolve, Budget())
+        verdict = REG.solver().solve(GAME.new_state(variants), SeededSource(seed, GAME, variants).resolve, Budget())
         assert end.outcome.won == (verdict.answer == "winnable"), seed
         assert len(end.seen) == 34  # every card, the overlord last
 
@@ -296,7 +297,7 @@ def test_the_terminal_offers_the_hint_and_shows_why(tmp_path):
     from rich.console import Console
 
     from conftest import read_events
-    from storyteller.drivers import PlayerDriver
+    from storyteller.ui.play import PlayerDriver
     from storyteller.session import SaveAndQuit, Session
     from storyteller.ui.terminal import Terminal
 

@@ -7,7 +7,7 @@ import pytest
 from helpers import Stacked, act, keys, settle
 
 from storyteller.engine import RuleError
-from storyteller.games.carddom import GAME, neighbours, slot_of
+from storyteller.games.carddom.rules import GAME, neighbours, slot_of
 
 FILLER = ["7C", "8C", "9C", "10C", "JC", "QC", "KC", "AC", "7H", "8H", "9H", "10H", "JH", "QH", "KH", "AH",
           "7S", "8S", "9S", "10S", "JS", "QS", "KS", "AS", "7D", "8D", "9D", "10D", "JD", "QD", "KD", "AD",

@@ -11,8 +11,9 @@ from helpers import Stacked, settle
 from test_carddom_rules import deal
 
 from storyteller.engine import Budget
-from storyteller.games.carddom import GAME
-from storyteller.games.carddom_solver import _fewest_takes
+from storyteller.games.carddom.rules import GAME
+from storyteller.games.carddom import GAME as REG
+from storyteller.games.carddom.solver import _fewest_takes
 from storyteller.session import SeededSource, simulate
 
 STANDARD = {"jokers": "revealed", "overlord": "back-row"}
@@ -21,7 +22,7 @@ ANYWHERE = {"jokers": "revealed", "overlord": "anywhere"}
 
 def solve(cards, variants=STANDARD, budget=Budget()):
     source = cards if not isinstance(cards, list) else Stacked(cards)
-    return GAME.solver().solve(GAME.new_state(variants), source.resolve, budget)
+    return REG.solver().solve(GAME.new_state(variants), source.resolve, budget)
 
 
 def play_back(moves, source, variants=STANDARD):
@@ -220,12 +221,12 @@ def test_from_the_middle_of_a_game_the_solver_answers_for_what_is_left():
     for seed in map(str, range(16)):
         source = SeededSource(seed, GAME, STANDARD)
         at_start = solve(source).answer
-        state, policy = settle(GAME.new_state(STANDARD), source), GAME.policy()
+        state, policy = settle(GAME.new_state(STANDARD), source), REG.policy()
         for moves in range(12):
             if state.outcome is not None:
                 break
             if moves in (3, 8):
-                verdict = GAME.solver().solve(state, source.resolve, Budget())
+                verdict = REG.solver().solve(state, source.resolve, Budget())
                 if at_start == "not winnable":
                     assert verdict.answer == "not winnable"
                 if verdict.answer == "winnable":

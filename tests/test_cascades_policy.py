@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from helpers import Stacked, settle
 
-from storyteller.games.cascades import GAME, RESERVES, Play, Turn
+from storyteller.games.cascades.rules import GAME, RESERVES, Play, Turn
+from storyteller.games.cascades import GAME as REG
 from storyteller.rng import Stream
 from storyteller.session import SeededSource, simulate
 
@@ -20,7 +21,7 @@ def lockstep(cards_a: list[str], cards_b: list[str], variants=BASIC) -> tuple[in
     same hint. Returns (decisions compared, of them made with every reserve open)."""
     a, b = GAME.new_state(variants), GAME.new_state(variants)
     source_a, source_b = Stacked(cards_a), Stacked(cards_b)
-    policy_a, policy_b = GAME.policy(), GAME.policy()
+    policy_a, policy_b = REG.policy(), REG.policy()
     compared = planned = 0
     while a.outcome is None:
         request = a.chance()
@@ -62,7 +63,7 @@ def test_the_policy_never_sees_a_face_down_card(seed):
 def reveal_order(cards: list[str]) -> list[int]:
     """The slots under the reserve tops in the order the greedy turns them up."""
     source = Stacked(cards)
-    state, policy, order = GAME.new_state(BASIC), GAME.policy(), []
+    state, policy, order = GAME.new_state(BASIC), REG.policy(), []
     while state.outcome is None:
         request = state.chance()
         if request is not None:
@@ -88,7 +89,7 @@ def test_every_hint_is_legal_and_says_why_in_one_sentence_even_when_the_player_g
         seed = f"hints-{n}"
         source = SeededSource(seed, GAME, variants)
         player = Stream(seed, "player")
-        state, policy = settle(GAME.new_state(variants), source), GAME.policy()
+        state, policy = settle(GAME.new_state(variants), source), REG.policy()
         kinds = set()
         while state.outcome is None:
             hint = policy.choose(state)
@@ -107,7 +108,7 @@ def test_every_hint_is_legal_and_says_why_in_one_sentence_even_when_the_player_g
 
 def test_the_policy_waits_until_every_reserve_is_open_then_plans_with_what_it_has_seen():
     source = SeededSource("12", GAME, BASIC)
-    state, policy = settle(GAME.new_state(BASIC), source), GAME.policy()
+    state, policy = settle(GAME.new_state(BASIC), source), REG.policy()
     while state.opened < RESERVES:
         hint = policy.choose(state)
         assert hint.action.move == Turn() and "every reserve is open" in hint.why
@@ -120,7 +121,7 @@ def test_the_policy_waits_until_every_reserve_is_open_then_plans_with_what_it_ha
 def test_a_game_over_gets_no_hint():
     source = SeededSource("1", GAME, BASIC)
     state = simulate(GAME, BASIC, "1", "greedy")
-    assert state.outcome is not None and GAME.policy().choose(state) is None
+    assert state.outcome is not None and REG.policy().choose(state) is None
     assert source  # the same deal replays: simulate is deterministic
     assert simulate(GAME, BASIC, "1", "greedy").places() == state.places()
 

@@ -12,9 +12,10 @@ from helpers import Stacked, act, keys, settle
 
 from storyteller import decktet
 from storyteller.engine import Draw, RuleError
-from storyteller.games.cascades import (
+from storyteller.games.cascades.rules import (
     FULL, GAME, NO_SUIT, WAITS_ABOVE, WAITS_TIER_3, Play, Turn, deck_ids, place_of, refusal, reserve_draw,
 )
+from storyteller.games.cascades import GAME as REG
 from storyteller.rng import Stream
 from storyteller.session import SeededSource
 
@@ -377,7 +378,7 @@ def test_every_card_in_a_tier_wins():
     variants = BASIC
     state = GAME.new_state(variants)
     source = SeededSource("0", GAME, variants)
-    policy = GAME.policy()
+    policy = REG.policy()
     while state.outcome is None:
         if (d := state.chance()) is not None:
             state.resolve(source.resolve(d))
@@ -510,11 +511,11 @@ def _policy_game(seed: str, policy, variants=BASIC) -> list:
 
 
 def test_a_policy_keeps_nothing_of_one_game_for_the_next():
-    used = GAME.policy()
+    used = REG.policy()
     first = _policy_game("1", used)
-    assert _policy_game("2", used) == _policy_game("2", GAME.policy())
+    assert _policy_game("2", used) == _policy_game("2", REG.policy())
     assert _policy_game("1", used) == first  # the same deal again: the same game
-    assert GAME.policy() is not GAME.policy()
+    assert REG.policy() is not REG.policy()
 
 
 def test_a_clone_is_equal_and_independent():
@@ -531,7 +532,7 @@ def test_the_policy_only_turns_until_every_reserve_is_open_then_plans():
     state, source = start(deal({11: "author", 14: "forest"}))
     act(state, "turn", source)
     assert "play forest from waste to tier 1" in keys(state)
-    policy = GAME.policy()
+    policy = REG.policy()
     hint = policy.choose(state)
     assert hint.action.key == "turn" and "reserve" in hint.why
     turn_until(state, source, lambda s: s.opened == 3)

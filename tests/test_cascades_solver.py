@@ -8,9 +8,10 @@ from helpers import Stacked, settle
 
 from conftest import read_events
 from storyteller.engine import Budget
-from storyteller.games.cascades import GAME, Play, Turn
-from storyteller.games.cascades_policy import signature, tops_of
-from storyteller.games.cascades_solver import Deck, known, settled
+from storyteller.games.cascades.rules import GAME, Play, Turn
+from storyteller.games.cascades import GAME as REG
+from storyteller.games.cascades.players import signature, tops_of
+from storyteller.games.cascades.solver import Deck, known, settled
 from storyteller.rng import Stream
 from storyteller.session import SeededSource
 
@@ -19,7 +20,7 @@ PC = {"pawns-courts": "on"}
 
 
 def solve(state, source, budget=Budget(nodes=200_000)):
-    return GAME.solver().solve(state, source.resolve, budget)
+    return REG.solver().solve(state, source.resolve, budget)
 
 
 def replays(state, source, moves) -> bool:
@@ -109,7 +110,7 @@ def dead_deal() -> list[str]:
 def test_a_deal_where_nothing_can_ever_be_played_is_not_winnable():
     cards = dead_deal()
     source = Stacked(cards)
-    verdict = GAME.solver().solve(GAME.new_state(BASIC), source.resolve, Budget(nodes=10))
+    verdict = REG.solver().solve(GAME.new_state(BASIC), source.resolve, Budget(nodes=10))
     assert verdict.answer == "not winnable" and verdict.moves == ()
     # the rules agree: turning alone, the game ends lost as the last reserve opens
     state = settle(GAME.new_state(BASIC), source)
@@ -137,7 +138,7 @@ def test_a_game_already_over_is_answered_at_once():
     while state.outcome is None:
         state.apply(Turn())
         settle(state, source)
-    assert GAME.solver().solve(state, source.resolve, Budget(nodes=1)).answer == "not winnable"
+    assert REG.solver().solve(state, source.resolve, Budget(nodes=1)).answer == "not winnable"
 
 
 # -- the search agrees with the rules ----------------------------------------------------
@@ -175,7 +176,7 @@ def brute(state, source, memo) -> bool:
 
 def endgames(variants, count: int):
     """Positions near the end of greedy games, some of them spoilt by a random play."""
-    from storyteller.games.cascades_policy import CascadesGreedy
+    from storyteller.games.cascades.players import CascadesGreedy
 
     out = []
     seed = 0

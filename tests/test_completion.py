@@ -219,7 +219,8 @@ print(sorted(m for m in sys.modules if m.startswith("storyteller.games.") or m i
 
 @pytest.mark.parametrize("line, loaded", [
     ("storyteller play ", []),  # game names come from the entry points
-    ("storyteller play carddom --variant ", ["storyteller.games.carddom"]),  # only the named game's rules
+    # only the named game's rules (and its package, which holds its registration)
+    ("storyteller play carddom --variant ", ["storyteller.games.carddom", "storyteller.games.carddom.rules"]),
     ("storyteller replay ", []),
 ])
 def test_completing_is_cheap(line, loaded, tmp_path):
@@ -227,3 +228,26 @@ def test_completing_is_cheap(line, loaded, tmp_path):
     r = subprocess.run([sys.executable, "-c", PROBE.format(env=env)], capture_output=True, text=True, timeout=60,
                        env=dict(os.environ, STORYTELLER_HOME=str(tmp_path)))
     assert r.stderr.strip().splitlines()[-1] == repr(loaded)
+
+
+def test_every_command_completes_every_path_it_takes_wherever_it_is_defined(capsys):
+    """A LOG argument offers logs and any other path the shell's own files, for every
+    command and sub-command, whatever its place in cli.py (the completers are set when the
+    command line starts, after the last command is defined)."""
+    import inspect
+
+    from typer.models import ArgumentInfo, ParameterInfo
+
+    main(["--help"])
+    capsys.readouterr()
+    seen = 0
+    for info in commands.app.registered_commands + commands.config_app.registered_commands:
+        for name, param in inspect.signature(info.callback).parameters.items():
+            spec = param.default
+            if isinstance(spec, ParameterInfo) and "Path" in str(param.annotation):
+                seen += 1
+                where = f"{info.callback.__name__} {name}"
+                assert spec.autocompletion is not None, f"{where} completes nothing"
+                if name == "log" and isinstance(spec, ArgumentInfo):
+                    assert spec.autocompletion is commands.complete_log, where
+    assert seen >= 8  # play --log, --answers; resume LOG, --answers; replay LOG; export LOG, -o, --template, --all...

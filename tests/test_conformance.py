@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 from markdown_it import MarkdownIt
 
+from helpers import variant_sets
 from storyteller import registry
 from storyteller.engine import Action, Draw, Move, RuleError
 from storyteller.export import context, render
@@ -59,16 +60,6 @@ def plugins_on_the_path():
 def test_the_built_in_games_and_the_test_game_are_registered():
     assert set(GAMES) >= {"carddom", "adaman", "cascades", "hexaract", "doors"}
     assert registry.get("doors").rules.__module__ == "doors"  # a game from outside storyteller/
-
-
-def variant_sets(game):
-    yield game.parse_variants([])
-    for v in game.variants:
-        for choice in v.choices[1:]:
-            try:
-                yield game.parse_variants([v.name if v.flag else f"{v.name}={choice}"])
-            except ValueError:
-                continue
 
 
 def check_places(deck: set[str], state) -> set[str]:
@@ -123,7 +114,7 @@ def test_random_play_keeps_the_house_rules(name):
             state = game.new_state(variants)
             source = SeededSource(seed, game, variants)
             chooser = Stream(seed, "conformance")
-            policy = game.policy("greedy")
+            policy = reg.policy("greedy")
             n = 0
             for n in range(MAX_STEPS):
                 if state.outcome is not None:
@@ -186,7 +177,7 @@ def test_the_same_seed_and_choices_make_the_same_game(name):
 @pytest.mark.parametrize("name", GAMES)
 def test_a_policy_remembers_nothing_from_one_game_to_the_next(name):
     game = registry.rules(name)
-    if not game.has_policy:
+    if not registry.get(name).has_policy:
         pytest.skip(f"{name} has no policy")
     variants = game.parse_variants([])
 
@@ -203,10 +194,11 @@ def test_a_policy_remembers_nothing_from_one_game_to_the_next(name):
             state.apply(hint.action.move)
         return out
 
-    used = game.policy()
+    reg = registry.get(name)
+    used = reg.policy()
     play("7", used)
-    assert play("8", used, fresh=game.policy()) == play("8", game.policy())
-    assert game.policy() is not game.policy()
+    assert play("8", used, fresh=reg.policy()) == play("8", reg.policy())
+    assert reg.policy() is not reg.policy()
 
 
 @pytest.mark.parametrize("name", GAMES)

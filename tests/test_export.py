@@ -496,3 +496,19 @@ def test_a_fifo_a_device_or_a_folder_is_refused_with_one_line(cli, story_log, tm
     assert stat.S_ISFIFO(fifo.stat().st_mode) and folder.is_dir() and list(folder.iterdir()) == []
     assert stat.S_ISCHR(os.stat("/dev/null").st_mode)
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")) == []
+
+
+def test_every_format_of_the_one_list_has_its_renderer_and_is_a_setting():
+    """The formats are listed once (storyteller.formats): export renders each, the setting
+    export.format takes each, and the command line offers each."""
+    from storyteller import config, formats
+    from storyteller.cli import export as export_command
+    from storyteller.export import RENDERERS
+
+    assert list(RENDERERS) == list(formats.FORMATS)
+    assert all(RENDERERS[name].kinds == f.kinds for name, f in formats.FORMATS.items())
+    assert config.key_of("export.format").choices == formats.NAMES
+    import inspect
+
+    help_text = inspect.signature(export_command).parameters["format"].default.help
+    assert all(f.words in help_text for f in formats.FORMATS.values())

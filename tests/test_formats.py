@@ -169,6 +169,20 @@ def test_obsidian_prose_keeps_a_journal_entry_a_paragraph_whatever_it_holds(cont
         assert piece in words
 
 
+def test_a_journal_entry_cannot_hide_the_rest_of_an_obsidian_note_in_a_comment(contexts):
+    """``%%`` opens an Obsidian comment, which hides everything up to the next one: in a
+    journal entry it is escaped, and reads as the player typed it."""
+    ctx = json.loads(json.dumps(contexts["carddom-won"]))
+    entries = [s for s in ctx["steps"] if s["kind"] == "journal"]
+    entries[0]["text"] = "I wrote %% to hide this %% and 50% of it."
+    for kind in ("story", "playthrough"):
+        text = RENDERERS["obsidian"].render(ctx, registry.get("carddom"), kind)
+        assert "%%" not in text.replace("\\%\\%", "")
+        assert "I wrote \\%\\% to hide this \\%\\% and 50% of it." in text
+        words = "".join(c.content for t in MD.parse(text) if t.type == "inline" for c in t.children)
+        assert "I wrote %% to hide this %% and 50% of it." in words  # a backslash escape reads as the character
+
+
 # -- JSON -----------------------------------------------------------------------------------
 
 

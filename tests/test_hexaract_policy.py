@@ -8,8 +8,9 @@ import re
 import pytest
 
 from storyteller.engine import Draw
-from storyteller.games import hexaract_policy
-from storyteller.games.hexaract import ACES, GAME, Done, Pay, Spend
+from storyteller.games.hexaract import players as hexaract_policy
+from storyteller.games.hexaract.rules import ACES, GAME, Done, Pay, Spend
+from storyteller.games.hexaract import GAME as REG
 from storyteller.rng import Stream
 from storyteller.session import SeededSource
 from tests.helpers import Stacked, act, settle
@@ -45,7 +46,7 @@ def test_the_same_table_with_another_hidden_future_gets_the_same_choices(policy,
         for cards_kept, rolls_kept in ((3, 1), (8, 4), (15, 9)):
             a, b = GAME.new_state({}), GAME.new_state({})
             sa, sb = SeededSource(seed, GAME, {}), Twin(seed, cards_kept, rolls_kept)
-            pa, pb = GAME.policy(policy), GAME.policy(policy)
+            pa, pb = REG.policy(policy), REG.policy(policy)
             while a.outcome is None and b.outcome is None:
                 ra, rb = a.chance(), b.chance()
                 if ra is not None or rb is not None:
@@ -71,14 +72,14 @@ def test_a_policy_that_did_not_plan_the_turn_finishes_it_the_same_way():
     for seed in map(str, range(8)):
         source = SeededSource(seed, GAME, {})
         state = GAME.new_state({})
-        policy = GAME.policy()
+        policy = REG.policy()
         while state.outcome is None:
             if (request := state.chance()) is not None:
                 state.resolve(source.resolve(request))
                 continue
             hint = policy.choose(state)
             if state.phase == "assign" and (state.couplets or state.spent):
-                assert GAME.policy().choose(state).action.key == hint.action.key
+                assert REG.policy().choose(state).action.key == hint.action.key
             state.apply(hint.action.move)
 
 
@@ -88,7 +89,7 @@ def test_every_hint_is_legal_and_says_why_in_one_sentence(name, seeds):
     for seed in map(str, seeds):
         source = SeededSource(seed, GAME, {})
         state = GAME.new_state({})
-        policy = GAME.policy(name)
+        policy = REG.policy(name)
         while state.outcome is None:
             if (request := state.chance()) is not None:
                 state.resolve(source.resolve(request))
@@ -113,7 +114,7 @@ def test_it_keeps_the_last_token_of_a_suit_when_an_event_gives_a_choice():
     settle(state, source)
     state.supply = (3, 1, 1, 0, 0, 0)  # three Moons, one Suns, one Waves
     act(state, "done", source)
-    hint = GAME.policy().choose(state)
+    hint = REG.policy().choose(state)
     assert isinstance(hint.action.move, Pay)
     assert hint.action.key == "pay moons journey"  # keep the lone Waves token
     assert "Journey" in hint.why and "3" in hint.why
@@ -125,7 +126,7 @@ def test_it_thwarts_a_personality_it_can_reach_and_spends_a_spare_token():
     state = GAME.new_state({})
     settle(state, source)
     state.supply = (1, 3, 1, 0, 0, 0)  # Suns to spare
-    policy = GAME.policy()
+    policy = REG.policy()
     first = policy.choose(state)
     assert first.action.key.startswith("assign 1+1 author")
     assert "Thwarting the Author" in first.why

@@ -13,7 +13,8 @@ import pytest
 
 from storyteller.decktet import SUITS
 from storyteller.engine import Draw, Roll, RuleError
-from storyteller.games.hexaract import GAME, Assign, Done, HexaractState, Pay, Spend, journey_to, place_of
+from storyteller.games.hexaract.rules import GAME, Assign, Done, HexaractState, Pay, Spend, journey_to, place_of
+from storyteller.games.hexaract import GAME as REG
 from storyteller.rng import Stream
 from storyteller.session import SeededSource
 from tests.helpers import Stacked, act, keys, settle
@@ -556,7 +557,7 @@ def test_a_clone_is_equal_and_then_goes_its_own_way():
 def test_the_hint_is_legal_and_never_peeks_at_undrawn_cards_or_future_dice():
     a, _ = start(["castle", "author", "journey", "painter"], [(4, 3, 2, 2, 6), (1, 1, 1, 1, 1)])
     b, _ = start(["castle", "author", "journey", "battle"], [(4, 3, 2, 2, 6), (6, 6, 6, 6, 6)])
-    pa, pb = GAME.policy(), GAME.policy()
+    pa, pb = REG.policy(), REG.policy()
     while a.phase == "assign" and a.chance() is None:
         ha, hb = pa.choose(a), pb.choose(b)
         assert ha.action.key == hb.action.key and ha.action.key in keys(a) and ha.why
@@ -570,14 +571,14 @@ def test_the_hint_picks_which_event_pays_when_there_is_a_choice():
     state, src = start(["journey", "desert", "castle"], [(5, 5, 5, 5, 5)])
     set_supply(state, Moons=3)
     act(state, "done", src)
-    hint = GAME.policy().choose(state)
+    hint = REG.policy().choose(state)
     assert hint.action.key == "pay moons journey"  # keep the lone Waves token
     assert "Journey" in hint.why
 
 
 def test_the_hint_thwarts_a_personality_it_can_reach():
     state, src = start(["author", "desert", "castle"], [(1, 1, 5, 5, 5)])
-    hint = GAME.policy().choose(state)
+    hint = REG.policy().choose(state)
     assert hint.action.key.startswith("assign 1+1 author")
 
 
@@ -588,7 +589,7 @@ def test_greedy_games_end_cleanly():
     for n in range(20):
         source = SeededSource(f"g{n}", GAME, {})
         state = GAME.new_state({})
-        policy = GAME.policy()
+        policy = REG.policy()
         while state.outcome is None:
             request = state.chance()
             if request is not None:

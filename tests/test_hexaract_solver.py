@@ -5,13 +5,14 @@ runs out, never a wrong answer."""
 from __future__ import annotations
 
 from storyteller.engine import Budget
-from storyteller.games.hexaract import ACES, GAME
+from storyteller.games.hexaract.rules import ACES, GAME
+from storyteller.games.hexaract import GAME as REG
 from storyteller.session import SeededSource, Session, simulate
 from tests.helpers import Stacked, settle
 
 
 def solve(state, source, **budget):
-    return GAME.solver().solve(state, source.resolve, Budget(**budget))
+    return REG.solver().solve(state, source.resolve, Budget(**budget))
 
 
 def plays_to_a_win(state, source, keys) -> bool:

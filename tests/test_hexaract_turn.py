@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from storyteller.games import hexaract_turn as turn
-from storyteller.games.hexaract import DONE, GAME, _final_supplies, suits_of
+from storyteller.games.hexaract import core as turn
+from storyteller.games.hexaract.rules import DONE, GAME, _final_supplies, suits_of
+from storyteller.games.hexaract import GAME as REG
 from storyteller.rng import Stream
 from storyteller.session import SeededSource
 
@@ -42,7 +43,7 @@ def positions(seeds, chooser: str):
         source = SeededSource(f"t{seed}", GAME, {})
         state = GAME.new_state({})
         pick = Stream(f"t{seed}", "turn")
-        policy = GAME.policy()
+        policy = REG.policy()
         while state.outcome is None:
             if (request := state.chance()) is not None:
                 state.resolve(source.resolve(request))

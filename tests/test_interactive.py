@@ -20,7 +20,7 @@ from conftest import read_events
 from storyteller.registry import rules as get_game
 from storyteller.log import read
 from storyteller.session import SaveAndQuit, Session
-from storyteller.drivers import PlayerDriver
+from storyteller.ui.play import PlayerDriver
 from storyteller.ui.terminal import Terminal
 
 DOWN = "\x1b[B"

@@ -32,4 +32,4 @@ def test_the_wheel_ships_prompts_templates_and_card_data(tmp_path):
     text = zipfile.ZipFile(wheel).read(entry_points).decode()
     assert "[storyteller.games]" in text
     for game in ("carddom", "adaman", "cascades", "hexaract"):
-        assert f"{game} = storyteller.builtin:{game.upper()}" in text  # registered as any package's game would be
+        assert f"{game} = storyteller.games.{game}:GAME" in text  # registered as any package's game would be

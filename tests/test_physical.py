@@ -77,6 +77,22 @@ def test_hexaract_with_real_dice_and_dealt_cards(cli, tmp_path):
     assert "dice from a real table, cards dealt from seed `8`" in cli("export", physical, "--story").out
 
 
+def test_hexaract_with_real_cards_and_rolled_dice_is_told_only_about_the_cards(cli, tmp_path):
+    """With --physical cards storyteller rolls the dice: the start words tell of the cards
+    to lay out, never of dice to bring or roll."""
+    seeded = tmp_path / "seeded.jsonl"
+    assert cli("play", "hexaract", "--seed", "8", "--auto", "random", "--log", seeded).code == 0
+    cards_and_moves = [line for line in as_answers(seeded) if not line.startswith("roll ")]
+    r = cli("play", "hexaract", "--physical", "cards", "--seed", "8", "--answers", write(tmp_path / "c.txt", *cards_and_moves),
+            "--log", tmp_path / "cards.jsonl")
+    assert r.code == 0, r.err
+    start = r.out.split("Log: ", 1)[1].split("\n", 2)[1]
+    assert "36 basic cards" in start and "storyteller rolls the dice" in start
+    assert "six-sided" not in r.out and "Roll the five dice" not in r.out
+    both = cli("play", "hexaract", "--physical", "--answers", write(tmp_path / "q.txt", "quit"), "--log", tmp_path / "b.jsonl")
+    assert "five six-sided dice" in both.out
+
+
 def test_a_card_that_cannot_be_there_is_refused_with_the_reason_and_nothing_is_logged(cli, tmp_path):
     log = tmp_path / "refused.jsonl"
     for typed, reason in [

@@ -10,6 +10,7 @@ from conftest import read_events
 
 from storyteller.log import LogError, TruncatedLog, read
 from storyteller.session import SaveAndQuit, SeededSource, Session, walk
+from storyteller import registry
 from storyteller.registry import rules as get_game
 
 # Seed 7 deals the 10 of Spades as the character and the 10 of Clovers at stack 1.
@@ -352,7 +353,7 @@ def test_the_log_source_checks_a_card_against_the_request():
 
 
 @pytest.mark.parametrize("name, policy", [(g, p) for g in ("carddom", "adaman", "cascades", "hexaract")
-                                          for p in get_game(g).policies])
+                                          for p in registry.get(g).policies])
 def test_a_resumed_auto_game_plays_on_as_an_uninterrupted_one(name, policy, tmp_path):
     """A policy's memory is its own and is rebuilt on resume: stop an --auto game of every
     built-in player half-way, resume it, and it makes the very moves of the game played in one go."""

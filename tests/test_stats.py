@@ -9,7 +9,8 @@ import pytest
 from conftest import read_events
 
 # Carddom seeds whose --auto random game is won (51, 134) or lost (1, 2, 3); Adaman seed 1
-# under --auto greedy is an utter loss.
+# under --auto greedy is an utter loss. The games are played by --auto and then marked as
+# a person's (statistics count a person's games; see the test of --all below).
 PLAN = [  # (game, seed, how, started): in the order they were played
     ("carddom", "1", "random", "2026-01-01T10:00:00+00:00"),  # lost
     ("carddom", "51", "random", "2026-01-02T10:00:00+00:00"),  # won
@@ -36,6 +37,7 @@ def played(cli, home, tmp_path) -> Path:
         assert r.code == 0, r.err
         records = read_events(log)
         records[0]["started"] = started
+        records[0]["mode"] = "player"
         log.write_text("".join(json.dumps(x) + "\n" for x in records), encoding="utf-8")
     return folder
 
@@ -111,3 +113,29 @@ def test_export_all_from_the_command_line(cli, played, tmp_path):
         r = cli("export", *bad)
         assert r.code == 2 and r.err.count("\n") == 1
     assert cli("export").code == 2  # neither a log nor --all
+
+
+def test_stats_count_a_persons_games_and_all_of_them_with_all(cli, played, tmp_path):
+    """Games played by a built-in player (--auto, simulate --logs) are not the player's own:
+    stats leaves them out unless asked, and the vault's index says what it counts."""
+    from storyteller.store import sessions_dir
+    from storyteller.vault import export_all
+
+    for seed in ("1", "2"):
+        assert cli("play", "carddom", "--seed", seed, "--auto", "random", "--log", played / f"auto-{seed}.jsonl").code == 0
+    assert cli("simulate", "carddom", "--games", "3", "--policy", "random", "--jobs", "1", "--logs", played).code == 0
+    answers = tmp_path / "a.txt"  # and one more of the player's own, from an answers file, with a variant
+    answers.write_text("enter 1\nabandon\n", encoding="utf-8")
+    assert cli("play", "carddom", "--variant", "jokers=taken", "--answers", answers, "--log", played / "mine.jsonl").code == 0
+    own = json.loads(cli("stats", "--json").out)
+    everyone = json.loads(cli("stats", "--all", "--json").out)
+    assert own["total"]["played"] == 8 and own["counted"] == "your own games"
+    assert everyone["total"]["played"] == 8 + 5 and everyone["counted"] == "every game"
+    shown = cli("stats", "--plain")
+    assert "Your own games only" in shown.out and "--all" in shown.out
+    assert "All saved games" in cli("stats", "--all", "--plain").out
+    index = export_all(sessions_dir(), tmp_path / "vault") and (tmp_path / "vault" / "index.md").read_text(encoding="utf-8")
+    assert "Your own games" in index and "The 5 games of the built-in players" in index
+    assert "| **carddom** | all | 7 | 3 | 2 | 0 | 2 |" in index  # a total per game, then each set of rules
+    assert "|  | jokers=taken | 1 | 0 | 0 | 0 | 1 |" in index and "|  | standard rules | 6 | 3 | 2 | 0 | 1 |" in index
+    assert "| **adaman** | standard rules | 1 |" in index and "| **all games** |  | 8 |" in index

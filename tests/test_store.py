@@ -120,10 +120,99 @@ def test_sessions_lists_a_bad_log_and_goes_on_and_a_bare_resume_skips_it(cli, ho
     r = cli("sessions")
     assert r.code == 0, r.err
     assert "zz-header.jsonl" in r.out and "unreadable: line 1:" in r.out and "'game'" in r.out  # the reason, wrapped
-    assert r.out.count("carddom") == 2  # the good log and the one bad in the middle, listed by their ends
+    rows = [line.split() for line in r.out.splitlines()]
+    assert sum(1 for row in rows if row[:1] == ["carddom"]) == 2  # the good log and the one bad in the middle, by their ends
     assert store.latest_unfinished() == good
     before = middle.read_bytes()
     (home / "quit.txt").write_text("quit\n")
     r = cli("resume", "--answers", home / "quit.txt")
     assert r.code == 0 and good.name in r.out, r.err
     assert middle.read_bytes() == before and len(store.summaries()) == 3
+
+
+# -- the sessions command: the most recent first, and what is left out --------------------------
+
+
+@pytest.fixture
+def many(cli, home, tmp_path):
+    """25 saved games: carddom won or lost, adaman lost, some in progress, one abandoned,
+    each started a day after the one before (game i on day i)."""
+    folder = home / "sessions"
+    folder.mkdir(parents=True, exist_ok=True)
+    quit_file = tmp_path / "quit.txt"
+    quit_file.write_text("quit\n")
+    abandon_file = tmp_path / "abandon.txt"
+    abandon_file.write_text("enter 1\nabandon\n")
+    base = {}
+    for name, args in (("won", ["carddom", "--seed", "51", "--auto", "random"]),
+                       ("lost", ["carddom", "--seed", "1", "--auto", "random"]),
+                       ("adaman", ["adaman", "--seed", "2", "--auto", "greedy"]),
+                       ("open", ["carddom", "--seed", "9", "--answers", quit_file]),
+                       ("abandoned", ["carddom", "--seed", "7", "--answers", abandon_file])):
+        path = tmp_path / f"{name}.jsonl"
+        assert cli("play", *args, "--log", path).code == 0
+        base[name] = path.read_text(encoding="utf-8").splitlines()
+    kinds = ["won", "lost", "adaman", "open", "lost"] * 4 + ["won", "lost", "open", "abandoned", "adaman"]
+    for i, kind in enumerate(kinds):
+        lines = list(base[kind])
+        header = json.loads(lines[0])
+        header["started"] = f"2026-01-{i + 1:02d}T10:00:00+00:00"
+        lines[0] = json.dumps(header)
+        (folder / f"game-{i:02d}-{kind}.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return kinds
+
+
+def listed(out: str) -> list[str]:
+    return [line.split()[-1] for line in out.splitlines() if line.startswith(("carddom ", "adaman "))]
+
+
+def test_sessions_shows_the_20_most_recent_newest_first_and_says_how_many_more(cli, many):
+    r = cli("sessions")
+    assert r.code == 0, r.err
+    files = listed(r.out)
+    assert files == [f"game-{i:02d}-{many[i]}.jsonl" for i in range(24, 4, -1)]
+    assert "5 older sessions not shown: storyteller sessions --all (or -n N for the N most recent)" in r.out
+    assert len(listed(cli("sessions", "--all").out)) == 25 and "not shown" not in cli("sessions", "--all").out
+    three = cli("sessions", "-n", "3")
+    assert listed(three.out) == ["game-24-adaman.jsonl", "game-23-abandoned.jsonl", "game-22-open.jsonl"]
+    assert "22 older sessions not shown" in three.out
+
+
+def test_sessions_of_one_game_or_one_status(cli, many):
+    adaman = listed(cli("sessions", "--game", "adaman").out)
+    assert adaman and all(f.endswith("-adaman.jsonl") for f in adaman) and len(adaman) == many.count("adaman")
+    going = cli("sessions", "--status", "in-progress")
+    assert listed(going.out) == [f"game-{i:02d}-open.jsonl" for i in range(24, -1, -1) if many[i] == "open"]
+    assert "In-progress sessions in" in going.out
+    won = listed(cli("sessions", "--status", "won", "--game", "carddom").out)
+    assert won == [f"game-{i:02d}-won.jsonl" for i in range(24, -1, -1) if many[i] == "won"]
+    assert listed(cli("sessions", "--status", "abandoned").out) == ["game-23-abandoned.jsonl"]
+    lost = cli("sessions", "--status", "lost", "-n", "2")
+    assert len(listed(lost.out)) == 2 and "--status lost" in lost.out  # the command for the rest keeps the filter
+    none = cli("sessions", "--status", "won", "--game", "adaman")
+    assert none.code == 0 and "No won adaman sessions" in none.out and "25 saved games in all" in none.out
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--status", "finished"], "--status takes one of: in-progress, won, lost, abandoned (not 'finished')"),
+    (["-n", "0"], "-n takes a number of games, 1 or more"),
+    (["--game", "chess"], "unknown game 'chess'"),
+])
+def test_sessions_refuses_a_bad_option_in_one_line(cli, many, args, message):
+    r = cli("sessions", *args)
+    assert r.code == 2 and message in r.err and r.err.count("\n") == 1
+
+
+def test_sessions_keeps_what_it_read_beside_the_logs_and_reads_only_what_changed(cli, many, home):
+    folder = home / "sessions"
+    assert cli("sessions").code == 0
+    cache = folder / store.SUMMARIES
+    assert cache.exists()
+    first = store.summaries(folder)
+    target = folder / "game-03-open.jsonl"
+    with target.open("a", encoding="utf-8") as f:  # the game goes on elsewhere: its status must follow
+        f.write(json.dumps({"n": 99, "event": "end", "result": "abandoned", "reason": "x", "cause": "abandoned"}) + "\n")
+    again = {s.name: s for s in store.summaries(folder)}
+    assert again["game-03-open.jsonl"].status != {s.name: s for s in first}["game-03-open.jsonl"].status
+    cache.write_text("not json", encoding="utf-8")  # a broken cache is no cache
+    assert {s.name: s.status for s in store.summaries(folder)} == {n: s.status for n, s in again.items()}

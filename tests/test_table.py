@@ -14,10 +14,10 @@ import pytest
 from storyteller import decktet, registry
 from storyteller.cards import card, decktet_cards, piquet_cards
 from storyteller.engine import Draw, Roll
-from storyteller.games.adaman import GAME as ADAMAN
-from storyteller.games.carddom import GAME as CARDDOM, Enter
-from storyteller.games.cascades import GAME as CASCADES
-from storyteller.games.hexaract import GAME as HEXARACT
+from storyteller.games.adaman.rules import GAME as ADAMAN
+from storyteller.games.carddom.rules import GAME as CARDDOM, Enter
+from storyteller.games.cascades.rules import GAME as CASCADES
+from storyteller.games.hexaract.rules import GAME as HEXARACT
 from storyteller.table import (
     TableDeck,
     card_choices,
@@ -289,7 +289,7 @@ def test_choices_are_the_possible_cards_in_deck_order_names_first():
         ("the 7 of Clovers (7C)", "7C"), ("the King of Hearts (KH)", "KH"), ("the black Joker (JK2)", "JK2"),
     ]
     assert card_choices(BASIC, frozenset({"huntress", "ace-of-moons"})) == [
-        ("the Ace of Moons (Ace, Moons)", "ace-of-moons"), ("the Huntress (Crown, Moons)", "huntress"),
+        ("the Ace of Moons", "ace-of-moons"), ("the Huntress (Crown, Moons)", "huntress"),  # an Ace's name says it all
     ]
     assert table("adaman", "extended").choices(frozenset({"excuse"})) == [("the Excuse", "excuse")]
 

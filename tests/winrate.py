@@ -29,20 +29,21 @@ def measure(game: str, args: list[str]) -> dict:
 
 
 def main() -> None:
+    from storyteller import registry
     from storyteller.registry import rules
 
     games = [sys.argv[1]] if len(sys.argv) > 1 else list(GAMES)
     count = int(sys.argv[2]) if len(sys.argv) > 2 else 2000
     solved = int(sys.argv[3]) if len(sys.argv) > 3 else count
     for game in games:
-        policies = ["random", *rules(game).policies]
+        policies = ["random", *registry.get(game).policies]
         for extra in GAMES.get(game, [[]]):
             for policy in policies:
                 args = ["--seeds", f"0..{count - 1}", "--policy", policy, *extra]
                 f = measure(game, args)
                 print(f"storyteller simulate {game} {' '.join(args)}: won {f['won']:,} of {f['played']:,} = "
                       f"{100 * f['win_rate']:.2f}% ({f['games_per_second']:,.0f} games/s)", flush=True)
-            if rules(game).solver is not None:
+            if registry.get(game).has_solver:
                 args = ["--seeds", f"0..{solved - 1}", "--solve", *extra]
                 f = measure(game, args)
                 n = f["played"]

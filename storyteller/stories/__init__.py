@@ -117,12 +117,13 @@ class Teller:
         options = self.prompts.get("questions", {}).get(topic)
         return pick(options, self.name, topic, *key) if options else None
 
-    def setup(self, moment: str, variants: dict[str, str]) -> str | None:
+    def setup(self, moment: str, variants: dict[str, str], source: str = "physical") -> str | None:
         """At a real table: what to do with the real cards at ``moment`` ("start", or
-        another moment of the game such as "reshuffle"), in the game's words."""
+        another moment of the game such as "reshuffle"), in the game's words, for what the
+        player brings (``source``: "physical", "physical cards" or "physical dice")."""
         from storyteller.table import setup_text
 
-        return setup_text(self.prompts, moment, variants)
+        return setup_text(self.prompts, moment, variants, source)
 
     def moment(self, request: Any, state: Any) -> str | None:
         """Which setup moment (see :meth:`setup`) the rules have reached when they ask for

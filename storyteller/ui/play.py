@@ -13,6 +13,8 @@ from rich.panel import Panel
 
 from storyteller import registry
 from storyteller.engine import Draw, Roll
+from storyteller.drivers import read_entry, setup_words, table_deck
+from storyteller.engine import Move, State
 from storyteller.session import Command, Correction, Session
 from storyteller.stories import LAST_WORD
 from storyteller.words import clean
@@ -42,7 +44,7 @@ def begin(term, session: Session, resumed: bool) -> None:
             # With the player's own dice only, storyteller deals the cards: the words for the
             # dice are all they need before the first roll.
             moment = "roll" if session.log.header["source"] == "physical dice" else "start"
-            words = tell.setup(moment, session.variants)
+            words = tell.setup(moment, session.variants, session.log.header["source"])
             if words:
                 term.print(Panel(Text(clean(words)), title="Set up your table", title_align="left"))
 
@@ -133,7 +135,7 @@ def after_end(term, session: Session) -> None:
     score = f"\nScore: {outcome.score}" if outcome.score is not None else ""
     style = "green" if outcome.won else "red"
     term.print(Panel(f"{escape(outcome.reason)}{score}", title=f"The game is over: {outcome.result}", title_align="left", style=style))
-    if outcome.result in ("lost", "utter loss") and session.table is None and session.game.solver is not None:
+    if outcome.result in ("lost", "utter loss") and session.table is None and registry.get(session.game.name).has_solver:
         from storyteller.words import command
 
         # the winning game under a name of its own, here rather than among the saved games
@@ -157,8 +159,6 @@ def _wrong_entry(session: Session) -> str:
 def _ask(term, session: Session, request, places=None, allow_correction: bool = False):
     """Ask for a card or a roll until the answer is one the rules allow there; returns it,
     or Correction.value's marker "!" when the player wants to correct the last entry."""
-    from storyteller.drivers import read_entry, table_deck
-
     def check(text: str):
         text = text.strip()
         if allow_correction and text == "!":
@@ -185,8 +185,6 @@ def _ask(term, session: Session, request, places=None, allow_correction: bool = 
 
 def enter(term, session: Session, request, said: set[str]):
     """The card the player turned up, or the dice they rolled, for ``request``."""
-    from storyteller.drivers import setup_words
-
     words = setup_words(session, request, said)
     if words:
         term.print(Panel(Text(clean(words)), title="At your table", title_align="left"))
@@ -219,3 +217,43 @@ def check_end(term, session: Session):
         return None
     fixed = ask_correction(term, session)
     return Correction(fixed) if fixed is not None else None
+
+
+# -- the driver ---------------------------------------------------------------------------
+
+
+class PlayerDriver:
+    """The player at a terminal: rich views, questionary prompts."""
+
+    def __init__(self, terminal, questions: str = "every-reveal") -> None:
+        self.term = terminal
+        self.questions = questions  # the setting: which reveals ask a question
+        self.policy = None  # the hint's policy, made for this game at its start
+        self.said: set[str] = set()  # setup moments already told
+
+    def begin(self, session: Session, resumed: bool) -> None:
+        self.policy = registry.get(session.game.name).policy("greedy")
+        begin(self.term, session, resumed)
+
+    def choose(self, session: Session):
+        return choose(self.term, session, self.policy)
+
+    def after_draw(self, session: Session, event: dict[str, Any]) -> None:
+        after_draw(self.term, session, event, self.questions)
+
+    def enter(self, session: Session, request: Draw | Roll) -> Any:
+        return enter(self.term, session, request, self.said)
+
+    def check_end(self, session: Session) -> Correction | None:
+        return check_end(self.term, session)
+
+    def after_decision(self, session: Session, event: dict[str, Any], before: State, move: Move) -> None:
+        what = registry.get(session.game.name).teller.after_decision(before, move, session.state)
+        if what:
+            told(self.term, *what)
+
+    def after_end(self, session: Session) -> None:
+        after_end(self.term, session)
+
+    def interrupted(self, session: Session) -> None:
+        pass

@@ -12,7 +12,7 @@ from typing import Any, Sequence
 import questionary
 from rich.console import Console
 
-from storyteller.cli import can_show
+from storyteller.words import can_show
 from storyteller.log import JOURNAL
 
 

@@ -2,7 +2,7 @@
 
 Once every card is known the order of the deal is fixed, so a position is just where the
 deal has got to and what lies in the capital, the resources and the court
-(:class:`storyteller.games.adaman_core.Deal`). The solver searches the plays depth first,
+(:class:`storyteller.games.adaman.core.Deal`). The solver searches the plays depth first,
 most promising first, and remembers every position it has searched without a win (two
 orders of the same plays meet there). It cuts a position off when a bound shows it lost.
 Each bound is a necessary condition for a win, so a position it cuts off is lost:
@@ -57,9 +57,9 @@ import time
 from typing import Callable
 
 from storyteller.engine import Budget, Chance, ChanceOutcome, Draw, Verdict
-from storyteller.games import adaman_core as core
-from storyteller.games import adaman_policy as policy
-from storyteller.games.adaman import AdamanState, Control, Shift, parse
+from storyteller.games.adaman import core
+from storyteller.games.adaman import players as policy
+from storyteller.games.adaman.rules import AdamanState, Control, Shift, parse
 
 
 class _OutOfBudget(Exception):

@@ -9,7 +9,7 @@ from typing import Any
 from storyteller import decktet
 from storyteller.engine import Roll
 from storyteller.decktet import SUITS
-from storyteller.games.hexaract import (
+from storyteller.games.hexaract.rules import (
     ACE_REWARD,
     ACE_TOKEN,
     CARDS,
@@ -333,22 +333,29 @@ class HexaractTeller(Teller):
         return "Consequences of inaction", told
 
     def step_facts(self, steps: list) -> list[dict[str, Any]]:
-        """For the playthrough: the table as it stood at each roll, and the consequences each
-        end of a turn (or payment) set off, undone steps included."""
+        """For the playthrough: the day each step belongs to (0 while setting out; the cards
+        that refill the journey belong to the day they open), the table as it stood at each
+        roll, and the consequences each end of a turn (or payment) set off, undone steps
+        included."""
         out: list[dict[str, Any]] = []
+        day = 0
         for step in steps:
             state = step.after
             if step.kind == "roll":
-                out.append({"table": {
+                day = step.event["index"] + 1
+            elif step.kind == "draw" and step.before is not None and step.before.phase == "refill":
+                day = step.before.turn + 1
+            if step.kind == "roll":
+                out.append({"day": day, "table": {
                     "journey": journey_line(state),
                     "supply": supply_line(state),
                     "harm": f"{state.harm} of {HARM_LIMIT}",
                     "deck": str(state.deck_left),
                 }})
             elif step.kind == "decision":
-                out.append({"consequences": [f"{c.text}." for c in set_off(step.before, step.move, state)]})
+                out.append({"day": day, "consequences": [f"{c.text}." for c in set_off(step.before, step.move, state)]})
             else:
-                out.append({})
+                out.append({"day": day})
         return out
 
     def title(self, story: dict[str, Any]) -> str:

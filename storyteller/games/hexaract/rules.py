@@ -753,33 +753,6 @@ class HexaractState(GameState):
         }
 
 
-# -- the built-in players and the solver ---------------------------------------------------
-# They live in modules of their own (hexaract_policy, hexaract_search, hexaract_solver) and
-# search the compact turns of hexaract_turn, which a test holds to these rules. Each is
-# imported when first made, as those modules import this one.
-
-
-def _greedy():
-    from storyteller.games.hexaract_policy import HexaractGreedy
-
-    return HexaractGreedy()
-
-
-def _search():
-    from storyteller.games.hexaract_search import HexaractSearch
-
-    return HexaractSearch()
-
-
-def _solver():
-    from storyteller.games.hexaract_solver import HexaractSolver
-
-    return HexaractSolver()
-
-
-# -- the game -----------------------------------------------------------------------------
-
-
 class Hexaract(Game):
     name = "hexaract"
     title = "Hexaract"
@@ -787,8 +760,6 @@ class Hexaract(Game):
     dice = True
     summary = "Roll five dice along a journey of Decktet cards and bring back all six suits (Decktet, 5d6, suit tokens)."
     variants = ()
-    policies = {"greedy": _greedy, "search": _search}
-    solver = staticmethod(_solver)
     causes = {
         "artifact-whole": "won: the journey is cleared with all six suits in the supply",
         "artifact-incomplete": "lost: the journey is cleared, but the supply lacks a suit",

@@ -39,10 +39,10 @@ from __future__ import annotations
 import time
 
 from storyteller.engine import Budget, Roll, Verdict, Draw
-from storyteller.games import hexaract_turn as turn
-from storyteller.games.hexaract import DECK, DICE, DONE, HARM_LIMIT, Pay, journey_to
-from storyteller.games.hexaract_policy import Evaluator, end_of_turn, settled
-from storyteller.games.hexaract_turn import CROWN, EVENT, KIND, LOCATION, SUIT_INDICES
+from storyteller.games.hexaract import core as turn
+from storyteller.games.hexaract.rules import DECK, DICE, DONE, HARM_LIMIT, Pay, journey_to
+from storyteller.games.hexaract.players import Evaluator, end_of_turn, settled
+from storyteller.games.hexaract.core import CROWN, EVENT, KIND, LOCATION, SUIT_INDICES
 
 EMPTY = (None, None, None)
 INFINITE = 1 << 30

@@ -593,27 +593,6 @@ class CascadesState(GameState):
         return out
 
 
-# -- the built-in player and the solver ------------------------------------------------------
-#
-# They live in their own modules (``cascades_policy``, ``cascades_solver``), which use the
-# placing rule above; they are imported when first made.
-
-
-def _greedy():
-    from storyteller.games.cascades_policy import CascadesGreedy
-
-    return CascadesGreedy()
-
-
-def _solver():
-    from storyteller.games.cascades_solver import CascadesSolver
-
-    return CascadesSolver()
-
-
-# -- the game -------------------------------------------------------------------------------
-
-
 class Cascades(Game):
     name = "cascades"
     title = "Cascades"
@@ -631,8 +610,6 @@ class Cascades(Game):
         "stalled": "lost: all three reserves are open and no card left can ever be played",
         "abandoned": "the player abandoned the game",
     }
-    policies = {"greedy": _greedy}
-    solver = staticmethod(_solver)
 
     def deck(self, variants: Mapping[str, str], pile: str = "deck") -> list[str]:
         return deck_ids(variants.get("pawns-courts", "off") == "on")

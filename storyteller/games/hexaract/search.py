@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import math
 
-from storyteller.games import hexaract_turn as turn
-from storyteller.games.hexaract import HARM_LIMIT
-from storyteller.games.hexaract_policy import _BIG, Evaluator, HexaractGreedy, end_of_turn, settled, unseen
-from storyteller.games.hexaract_turn import EVENT, KIND
+from storyteller.games.hexaract import core as turn
+from storyteller.games.hexaract.rules import HARM_LIMIT
+from storyteller.games.hexaract.players import _BIG, Evaluator, HexaractGreedy, end_of_turn, settled, unseen
+from storyteller.games.hexaract.core import EVENT, KIND
 from storyteller.rng import Stream
 
 EMPTY = (None, None, None)

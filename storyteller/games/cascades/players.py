@@ -28,8 +28,8 @@ state holds no face-down card, only where one lies.
 from __future__ import annotations
 
 from storyteller.engine import Action, Hint, Move
-from storyteller.games.cascades import _DECK_SETS, _LABELS, RESERVES, CascadesState, Play, Turn
-from storyteller.games.cascades_solver import Deck, OutOfBudget, Search, shuffled, turned
+from storyteller.games.cascades.rules import _DECK_SETS, _LABELS, RESERVES, CascadesState, Play, Turn
+from storyteller.games.cascades.solver import Deck, OutOfBudget, Search, shuffled, turned
 
 SEARCH_NODES = 10_000  # positions one search may visit
 GUESSES = 2  # where the face-down cards lie: how many guesses may be searched for a full line

@@ -53,7 +53,7 @@ from typing import Callable, Sequence
 
 from storyteller.decktet import SUITS
 from storyteller.engine import Budget, Chance, Draw, Move, Verdict
-from storyteller.games.cascades import (
+from storyteller.games.cascades.rules import (
     _FACTS, FULL, RESERVES, TIERS, TURN, CascadesState, Play, Turn, deck_ids, ranks, refusal,
 )
 

@@ -1,6 +1,6 @@
 """Hexaract's turns in a compact form, for the built-in player and the solver.
 
-The rules live in :mod:`storyteller.games.hexaract`. This module only lists, fast, every
+The rules live in :mod:`storyteller.games.hexaract.rules`. This module only lists, fast, every
 place a turn's phase 2 can end (which couplets go where, which token is spent, which
 suits and ace rewards are taken) and what the consequences then do, over plain tuples:
 the player's search and the solver try thousands of them a game, where cloning the
@@ -15,8 +15,8 @@ supply as six counts (in :data:`SUITS` order), and the face-up ace rewards.
 
 from __future__ import annotations
 
-from storyteller.games import hexaract as rules
-from storyteller.games.hexaract import ACES, DECK, DICE, HARM_LIMIT, MAX_COUPLETS, SUITS
+from storyteller.games.hexaract import rules
+from storyteller.games.hexaract.rules import ACES, DECK, DICE, HARM_LIMIT, MAX_COUPLETS, SUITS
 
 PERSONALITY, LOCATION, EVENT = 0, 1, 2
 _SI = {s: i for i, s in enumerate(SUITS)}

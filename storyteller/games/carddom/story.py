@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from storyteller.cards import card
-from storyteller.games.carddom import Enter, MoveTo, Take, place_of, subduers, where
+from storyteller.games.carddom.rules import Enter, MoveTo, Take, place_of, subduers, where
 from storyteller.narrative import pick
 from storyteller.stories import Tale, Teller
 from storyteller.words import cap

@@ -14,7 +14,7 @@ from typing import Any
 
 from storyteller import decktet
 from storyteller.engine import Draw
-from storyteller.games.cascades import RESERVE_NAMES, TIERS, CascadesState, Play, place_of, reserve_draw
+from storyteller.games.cascades.rules import RESERVE_NAMES, TIERS, CascadesState, Play, place_of, reserve_draw
 from storyteller.narrative import pick
 from storyteller.stories import Tale, Teller
 from storyteller.stories.decktet import info, theme

@@ -334,24 +334,6 @@ class CarddomState(GameState):
         return out
 
 
-# -- the built-in player and the solver ------------------------------------------------------
-# They live in their own modules (``carddom_policy``, ``carddom_solver``), loaded when first
-# asked for, and play by these rules: the policy reads the state a player sees, and the solver
-# plays its winning line through this module's ``apply`` before it answers.
-
-
-def _greedy():
-    from storyteller.games.carddom_policy import CarddomGreedy
-
-    return CarddomGreedy()
-
-
-def _solver():
-    from storyteller.games.carddom_solver import CarddomSolver
-
-    return CarddomSolver()
-
-
 class Carddom(Game):
     name = "carddom"
     title = "Carddom"
@@ -368,8 +350,6 @@ class Carddom(Game):
         "joker-revealed": "lost: a Joker was revealed in the realm (jokers=revealed)",
         "abandoned": "the player abandoned the game",
     }
-    policies = {"greedy": _greedy}
-    solver = staticmethod(_solver)
 
     def deck(self, variants: Mapping[str, str], pile: str = "deck") -> list[str]:
         return [c.id for c in piquet_cards()]

@@ -505,33 +505,6 @@ def control_action(state: AdamanState, target: str, resources: Iterable[str]) ->
     return Action(move, state.describe(move))
 
 
-# -- the built-in player and the solver (their own modules, loaded when first asked for) ------
-
-
-def greedy_policy():
-    """A new greedy policy (see ``storyteller.games.adaman_policy``)."""
-    from storyteller.games.adaman_policy import AdamanGreedy
-
-    return AdamanGreedy()
-
-
-def search_policy():
-    """A new search policy: the greedy one, looking at every order of the last cards."""
-    from storyteller.games.adaman_policy import AdamanSearch
-
-    return AdamanSearch()
-
-
-def solver():
-    """A new solver for deals with every card known (see ``storyteller.games.adaman_solver``)."""
-    from storyteller.games.adaman_solver import AdamanSolver
-
-    return AdamanSolver()
-
-
-# -- the game -------------------------------------------------------------------------------
-
-
 class Adaman(Game):
     name = "adaman"
     title = "Adaman"
@@ -555,8 +528,6 @@ class Adaman(Game):
         "court-full": "utter loss: a sixth personality arrived at court",
         "abandoned": "the player abandoned the game",
     }
-    policies = {"greedy": greedy_policy, "search": search_policy}
-    solver = staticmethod(solver)
 
     def check_variants(self, variants: Mapping[str, str]) -> None:
         if variants.get("extended", "off") == "on" and variants.get("extra-personalities", "0") != "0":

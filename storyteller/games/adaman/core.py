@@ -1,4 +1,4 @@
-"""Adaman with bit masks: the same rules as :mod:`storyteller.games.adaman`, for the policy
+"""Adaman with bit masks: the same rules as :mod:`storyteller.games.adaman.rules`, for the policy
 and the solver, which look at many positions.
 
 A row (the capital, the resources, the court) is an int whose bit ``i`` stands for card

@@ -8,7 +8,7 @@ from rich.table import Table
 from rich.text import Text
 
 from storyteller.cards import card
-from storyteller.games.carddom import COLUMNS, DEPTH, LAYERS, ROWS, CarddomState
+from storyteller.games.carddom.rules import COLUMNS, DEPTH, LAYERS, ROWS, CarddomState
 from storyteller.ui.view import View
 
 SYMBOLS = {"Clovers": "\u2663", "Hearts": "\u2665", "Spades": "\u2660", "Diamonds": "\u2666"}

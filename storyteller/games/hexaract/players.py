@@ -32,9 +32,9 @@ import math
 from storyteller import decktet
 from storyteller.decktet import SUITS
 from storyteller.engine import Action, Hint
-from storyteller.games import hexaract_turn as turn
-from storyteller.games.hexaract import ACES, DECK, DONE, HARM_LIMIT, Spend
-from storyteller.games.hexaract_turn import (
+from storyteller.games.hexaract import core as turn
+from storyteller.games.hexaract.rules import ACES, DECK, DONE, HARM_LIMIT, Spend
+from storyteller.games.hexaract.core import (
     ACE_SUIT, CROWN, EVENT, KIND, LOCATION, MASK, PERSONALITY, POPCOUNT, RANK, SUIT_INDICES,
 )
 

@@ -30,8 +30,8 @@ from typing import Callable
 
 from storyteller.cards import card
 from storyteller.engine import Budget, Draw, Verdict
-from storyteller.games.carddom import DECK, DEPTH, LAYERS, OVERLORD_SLOT, parse, slot_of
-from storyteller.games.carddom_policy import (
+from storyteller.games.carddom.rules import DECK, DEPTH, LAYERS, OVERLORD_SLOT, parse, slot_of
+from storyteller.games.carddom.players import (
     BACK, IDS, INDEX, NEIGHBOURS, ROW, STACKS, children, options_of, rank_of, suit_of,
 )
 

@@ -12,7 +12,7 @@ from rich.table import Table
 from rich.text import Text
 
 from storyteller import decktet
-from storyteller.games.cascades import PAWNS_COURTS, RANKS, RESERVE_NAMES, RESERVES, TIERS, CascadesState
+from storyteller.games.cascades.rules import PAWNS_COURTS, RANKS, RESERVE_NAMES, RESERVES, TIERS, CascadesState
 from storyteller.ui.decktet import card_text
 from storyteller.ui.view import View
 from storyteller.words import plural

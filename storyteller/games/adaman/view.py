@@ -11,7 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from storyteller import decktet
-from storyteller.games.adaman import (
+from storyteller.games.adaman.rules import (
     COURT_LIMIT,
     PERSON,
     RANK,

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from storyteller import decktet
-from storyteller.games.adaman import COURT_LIMIT, PERSON, RANK, Control, Shift, landing
+from storyteller.games.adaman.rules import COURT_LIMIT, PERSON, RANK, Control, Shift, landing
 from storyteller.narrative import pick
 from storyteller.stories import Tale, Teller
 from storyteller.stories.decktet import info, meaning as card_meaning

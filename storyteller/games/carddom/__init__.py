@@ -1,0 +1,22 @@
+"""Carddom: A journey through a realm of eight stacks to face its overlord.
+
+Its registration, found through the ``storyteller.games`` entry point in
+``pyproject.toml``. Each part is named here and loaded when first used.
+"""
+
+from storyteller.narrative import data_dir
+from storyteller.registry import Registration
+
+GAME = Registration(
+    "carddom",
+    rules="storyteller.games.carddom.rules:GAME",
+    players={
+        "greedy": "storyteller.games.carddom.players:CarddomGreedy",
+    },
+    solver="storyteller.games.carddom.solver:CarddomSolver",
+    teller="storyteller.games.carddom.story:CarddomTeller",
+    view="storyteller.games.carddom.view:CarddomView",
+    prompts=data_dir("prompts") / "carddom.json",
+    rules_text=data_dir("prompts") / "carddom.rules.md",
+    templates=data_dir("templates") / "carddom",
+)

@@ -1,0 +1,23 @@
+"""Hexaract: An adventurer's road, for the Decktet and five dice.
+
+Its registration, found through the ``storyteller.games`` entry point in
+``pyproject.toml``. Each part is named here and loaded when first used.
+"""
+
+from storyteller.narrative import data_dir
+from storyteller.registry import Registration
+
+GAME = Registration(
+    "hexaract",
+    rules="storyteller.games.hexaract.rules:GAME",
+    players={
+        "greedy": "storyteller.games.hexaract.players:HexaractGreedy",
+        "search": "storyteller.games.hexaract.search:HexaractSearch",
+    },
+    solver="storyteller.games.hexaract.solver:HexaractSolver",
+    teller="storyteller.games.hexaract.story:HexaractTeller",
+    view="storyteller.games.hexaract.view:HexaractView",
+    prompts=data_dir("prompts") / "hexaract.json",
+    rules_text=data_dir("prompts") / "hexaract.rules.md",
+    templates=data_dir("templates") / "hexaract",
+)
