@@ -336,7 +336,15 @@ def replay(path: Path, show: bool = False, plain: bool | None = None) -> int:
         say(f"  {TABLE_WORDS[source].capitalize()}: checked against the rules, not against a shuffle.")
     from storyteller.stories import prompt_notes
 
-    notes = w.notes + prompt_notes(registry.get(w.game.name).teller, log)
+    reg = registry.get(w.game.name)
+    notes = w.notes + prompt_notes(reg.teller, log)
+    if any(e["event"] == "question" for e in log.events):
+        from storyteller.questions import replay as replay_questions
+
+        notes += replay_questions(reg.questions, log, walk(log, keep_steps=True).steps)[1]
+    oracles = sum(1 for e in log.events if e["event"] == "oracle")
+    if oracles:
+        say(f"  {plural(oracles, 'question')} to the oracle, each answer checked against the seed and the odds.")
     for note in notes[:5]:
         say(f"  note: {note}")
     if notes:

@@ -85,6 +85,7 @@ def decktet_cards() -> tuple[Card, ...]:
 
 
 @lru_cache(maxsize=None)
+@lru_cache(maxsize=None)
 def all_cards() -> dict[str, Card]:
     """Every card of every deck, by id."""
     return {c.id: c for c in (*piquet_cards(), *decktet_cards())}

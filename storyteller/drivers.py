@@ -13,7 +13,7 @@ from storyteller import registry
 from storyteller.engine import Draw, Move, Roll, RuleError, State
 from storyteller.log import JOURNAL
 from storyteller.session import AutoPlayer, Command, Correction, Session
-from storyteller.stories import LAST_WORD, Teller
+from storyteller.stories import Teller
 from storyteller.words import clean
 
 
@@ -76,6 +76,18 @@ def setup_words(session: Session, request: Draw | Roll, said: set[str]) -> str |
     return tell.setup(moment, session.variants, session.log.header["source"])
 
 
+def oracle_words(event: dict[str, Any]) -> str:
+    """The oracle's answer and its spark, in one line."""
+    from storyteller import oracle
+    from storyteller.stories.decktet import keywords
+    from storyteller.table import card_name
+
+    spark = event["spark"]
+    words = keywords(spark)
+    return (f"{oracle.ANSWER_WORDS[event['answer']]} (rolled {event['roll']}) Spark: {card_name(spark)}"
+            + (f", {' and '.join(words[:2])}." if words else "."))
+
+
 def why_illegal(session: Session, key: str) -> str:
     """The rule that forbids ``key`` now, in words."""
     probe = session.state.clone()
@@ -87,6 +99,114 @@ def why_illegal(session: Session, key: str) -> str:
 
 
 OWN = {"physical": "your own cards and dice", "physical cards": "your own cards", "physical dice": "your own dice"}
+
+
+class Journal:
+    """The journaling questions of one session, for a driver that asks them: it hears each
+    draw, roll and decision as it happens, asks the question it raises (if the setting asks
+    it there), logs it, and remembers what this player was asked in their other games."""
+
+    def __init__(self, session: Session, setting: str, resumed: bool = False, before: int | None = None) -> None:
+        from storyteller import store
+        from storyteller.questions import Asker, history
+
+        game = registry.get(session.game.name)
+        self.questions = game.questions
+        try:
+            folder = store.sessions_dir()
+        except Exception:  # a bad settings file was named when the game began; no history then
+            folder = None
+        asked = history(folder, session.game.name, leave_out=session.path)
+        self.asker = Asker(self.questions, session.seed, asked, setting)
+        self.seen = 0  # events of the log taken in so far
+        self.pending: tuple[Any, dict[str, Any]] | None = None  # the last question asked, and its event
+        if resumed:
+            self._replay(session, before)
+
+    def _replay(self, session: Session, before: int | None = None) -> None:
+        """Hear the game so far again (a resumed game), up to event ``before`` (excluded)."""
+        from storyteller.questions import Seen
+        from storyteller.session import walk
+
+        w = walk(session.log, keep_steps=True)
+        asker = self.asker
+        for step in w.steps:
+            e = step.event
+            if before is not None and step.n >= before:
+                break
+            if step.kind in ("draw", "roll") and not step.undone:
+                if step.corrects is not None:
+                    asker.take_back(step.corrects)
+                asker.hear(Seen(step.kind, e, step.after, step.before))
+            elif step.kind == "decision" and not step.undone:
+                asker.hear(Seen("decision", e, step.after, step.before, step.move))
+            elif step.kind == "undo":
+                asker.take_back(e["of"])
+            elif step.kind == "question":
+                asker.asked(e["id"], e["text"])
+                if e.get("about") is None:
+                    asker.started = True
+        self.seen = len(session.log.events) if before is None else before - 1
+
+    def _sync(self, session: Session) -> None:
+        """Undos and corrections since the last step heard: what they took back is forgotten."""
+        for e in session.log.events[self.seen:]:
+            if e["event"] in ("undo", "correction"):
+                self.asker.take_back(e["of"])
+        self.seen = len(session.log.events)
+
+    def _ask(self, session: Session, occasion: Any, about: int | None, always: bool = False):
+        n = len(session.log.events) + 1
+        question = self.asker.ask(occasion, n, always)
+        if question is None:
+            self.pending = None
+            return None
+        event = session.question(question.id, question.text, about)
+        self.asker.asked(question.id, question.text)
+        self.seen = len(session.log.events)
+        self.pending = (question, event)
+        return question, event
+
+    def after_draw(self, session: Session, event: dict[str, Any]):
+        """The question a draw or roll raises, asked and logged: (question, its event) or None."""
+        from storyteller.questions import Seen
+
+        self._sync(session)
+        if event["n"] in self.asker.occasions:  # heard already, when the game was taken up again
+            return None
+        occasion = self.asker.hear(Seen(event["event"], event, session.state))
+        return self._ask(session, occasion, event["n"])
+
+    def after_decision(self, session: Session, event: dict[str, Any], before: State, move: Move):
+        from storyteller.questions import Seen
+
+        self._sync(session)
+        if event["n"] in self.asker.occasions:
+            return None
+        occasion = self.asker.hear(Seen("decision", event, session.state, before, move))
+        return self._ask(session, occasion, event["n"])
+
+    def start(self, session: Session):
+        """The question before the first decision, once a game."""
+        self._sync(session)
+        if session.decisions:
+            self.asker.started = True
+        return self._ask(session, self.asker.start(), None)
+
+    def end(self, session: Session):
+        """The last word, asked whatever the setting."""
+        self._sync(session)
+        outcome = session.outcome
+        assert outcome is not None
+        end = next(e for e in reversed(session.log.events) if e["event"] == "end")
+        return self._ask(session, self.asker.end(outcome.result), end["n"], always=True)
+
+    def answer(self, session: Session, text: str, asked) -> None:
+        """Write the player's words as the answer to ``asked`` (a question and its event)."""
+        question, event = asked
+        about = event.get("about")
+        session.journal(text, question.text, about, question=event["n"])
+        self.seen = len(session.log.events)
 
 
 class _Narrating:
@@ -155,9 +275,13 @@ class AnswersDriver(_Narrating):
     - ``#`` starts a comment line; blank lines are skipped.
     - A move, by its key (``explore``, ``take QH``), its number in the list of legal
       moves (``2``), or its words as shown.
-    - ``journal: some words`` writes a journal entry. Right after a card is revealed, it
-      answers that card's journaling question, if one was asked (see ``questions``);
-      otherwise it is an entry of its own, as if written from the menu.
+    - ``journal: some words`` writes a journal entry. Right after a question is asked (after
+      a card is revealed, before the first move, after the end...), it answers it, if one
+      was asked (see ``questions``); otherwise it is an entry of its own, as if written from
+      the menu.
+    - ``oracle ODDS: QUESTION`` asks the oracle a yes/no question (ODDS: almost-certain,
+      likely, even, unlikely, small-chance); at a real table the next line is the d100
+      rolled, ``roll N``.
     - ``undo``, ``quit`` (save and stop), ``abandon``.
     """
 
@@ -167,6 +291,22 @@ class AnswersDriver(_Narrating):
         self.questions = questions  # the setting: which reveals ask a question
         self.pos = 0
         self.said: set[str] = set()  # setup moments already told
+        self.journal: Journal | None = None
+
+    def begin(self, session: Session, resumed: bool) -> None:
+        super().begin(session, resumed)
+        self.journal = Journal(session, self.questions, resumed)
+
+    def _answer(self, session: Session, asked) -> None:
+        """Print a question just asked; the next line answers it if it is a journal line."""
+        if asked is None:
+            return
+        _out(f"  ? {asked[0].text}")
+        nxt = self._peek()
+        if nxt and nxt[1].lower().startswith("journal:"):
+            self.pos += 1
+            assert self.journal is not None
+            self.journal.answer(session, self._entry(*nxt), asked)
 
     @classmethod
     def from_file(cls, path: Path, questions: str = "every-reveal") -> "AnswersDriver":
@@ -226,26 +366,67 @@ class AnswersDriver(_Narrating):
 
     def after_draw(self, session: Session, event: dict[str, Any]) -> None:
         super().after_draw(session, event)
-        nxt = self._peek()
-        prompt = teller_of(session).asked(event, session.seed, self.questions)
-        if prompt and nxt and nxt[1].lower().startswith("journal:"):
-            # An entry right after a card whose question was asked answers it (even the last card's).
-            self.pos += 1
-            session.journal(self._entry(*nxt), prompt, about=event["n"])
+        assert self.journal is not None
+        self._answer(session, self.journal.after_draw(session, event))
+
+    def after_decision(self, session: Session, event: dict[str, Any], before: State, move: Move) -> None:
+        super().after_decision(session, event, before, move)
+        assert self.journal is not None
+        self._answer(session, self.journal.after_decision(session, event, before, move))
 
     def after_end(self, session: Session) -> None:
         super().after_end(session)
-        # Journal lines left after the end are the player's last words.
+        assert self.journal is not None
+        asked = self.journal.end(session)
+        self._answer(session, asked)
+        # Journal lines left after that are more of the player's last words.
         while (nxt := self._peek()) and nxt[1].lower().startswith("journal:"):
             self.pos += 1
-            session.journal(self._entry(*nxt), LAST_WORD)
+            session.journal(self._entry(*nxt), asked[0].text if asked else None)
+
+    def _oracle(self, session: Session, lineno: int, answer: str) -> None:
+        """``oracle ODDS: QUESTION`` (and at a real table, ``roll N`` on the next line)."""
+        from storyteller import oracle
+
+        head, colon, question = answer[len("oracle"):].partition(":")
+        odds, question = head.strip().lower(), question.strip()
+        if not colon or odds not in oracle.ODDS:
+            raise IllegalAnswer(f"{self.name} line {lineno}: '{answer}' is refused: write 'oracle ODDS: QUESTION' "
+                                f"with ODDS one of {', '.join(oracle.ODDS)}")
+        if not question:
+            raise IllegalAnswer(f"{self.name} line {lineno}: '{answer}' is refused: the oracle needs a question")
+        if len(question) > JOURNAL:
+            raise IllegalAnswer(f"{self.name} line {lineno}: an oracle question holds at most {JOURNAL:,} characters")
+        rolled = None
+        if session.table is not None:
+            nxt = self._peek()
+            if nxt is None or not nxt[1].lower().startswith("roll "):
+                raise IllegalAnswer(f"{self.name} line {lineno}: at a real table the oracle needs the d100 you rolled "
+                                    "on the next line: 'roll N'")
+            self.pos += 1
+            value = nxt[1][5:].strip()
+            if not value.isdigit() or not 1 <= int(value) <= 100:
+                raise IllegalAnswer(f"{self.name} line {nxt[0]}: '{nxt[1]}' is refused: a d100 roll is a number "
+                                    "from 1 to 100")
+            rolled = int(value)
+        event = session.oracle(question, odds, rolled)
+        _out(f"  Oracle ({oracle.ODDS_WORDS[odds]}): {question}")
+        _out(f"    {oracle_words(event)}")
 
     def choose(self, session: Session):
-        nxt = self._peek()
-        if nxt is None:
-            raise AnswersExhausted(f"{self.name}: the answers ran out before the game ended")
-        self.pos += 1
-        lineno, answer = nxt
+        assert self.journal is not None
+        if not session.decisions:
+            self._answer(session, self.journal.start(session))
+        while True:
+            nxt = self._peek()
+            if nxt is None:
+                raise AnswersExhausted(f"{self.name}: the answers ran out before the game ended")
+            self.pos += 1
+            lineno, answer = nxt
+            if answer.lower().startswith("oracle"):
+                self._oracle(session, lineno, answer)
+                continue
+            break
         low = answer.lower()
         if low.startswith("journal:"):
             return Command("journal", self._entry(lineno, answer))

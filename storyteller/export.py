@@ -40,7 +40,7 @@ from storyteller.session import SOURCES, Step, Walk, walk
 from storyteller.stories import tell
 from storyteller.words import clean, command, join_and
 
-CONTEXT_VERSION = 1
+CONTEXT_VERSION = 2
 
 
 class TemplateProblem(Exception):
@@ -100,21 +100,50 @@ def context(log: GameLog) -> dict[str, Any]:
         "source": meta["source"],
         "outcome": outcome.as_dict() if outcome else None,
         "meta": meta,
-        "steps": _steps(teller, log, w),
+        "steps": _steps(teller, log, w, _asked(game, log, w)),
         "journal": [_journal(e) for e in log.journal()],
         "story": story,
     }
 
 
 def _journal(e: dict[str, Any]) -> dict[str, Any]:
-    return {"n": e["n"], "text": e["text"], "prompt": e.get("prompt"), "about": e.get("about")}
+    return {"n": e["n"], "text": e["text"], "prompt": e.get("prompt"), "about": e.get("about"),
+            "question": e.get("question")}
 
 
-def _steps(teller, log: GameLog, w: Walk) -> list[dict[str, Any]]:
+def _asked(game: registry.Registration, log: GameLog, w: Walk) -> dict[int, dict[str, Any]]:
+    """The question asked after each step, by the step's ``n`` (and each question by its own
+    ``n``, and the one asked before the first move by 0): ``{"id", "text", "answered",
+    "names"}``. A log made before questions were logged gives the question each journal
+    entry answered (with no id), as the entry recorded it."""
+    out: dict[int, dict[str, Any]] = {}
+    if any(e["event"] == "question" for e in log.events):
+        from storyteller.questions import replay
+
+        asked, _ = replay(game.questions, log, w.steps)
+        for n, a in asked.items():
+            q = {"id": a.event["id"], "text": a.event["text"], "answered": a.answered, "names": a.names}
+            out[n] = q
+            out.setdefault(a.about if a.about is not None else 0, q)
+        return out
+    for e in log.journal():
+        if e.get("prompt") and e.get("about") is not None:
+            out.setdefault(e["about"], {"id": None, "text": e["prompt"], "answered": True, "names": []})
+    return out
+
+
+def _steps(teller, log: GameLog, w: Walk, asked: dict[int, dict[str, Any]]) -> list[dict[str, Any]]:
     said: dict[int, str] = {}  # a decision's words, by its n, for the undo that takes it back
     out = []
     for step, facts in zip(w.steps, teller.step_facts(w.steps)):
-        out.append({**_step(teller, log.seed, w, step, said), **facts})
+        item = {**_step(teller, log.seed, w, step, said), **facts}
+        if step.kind in ("draw", "roll", "decision", "end"):
+            item["question"] = asked.get(step.n)
+        elif step.kind == "question":
+            found = asked.get(step.n, {})
+            item["answered"] = bool(found.get("answered"))
+            item["names"] = list(found.get("names", []))
+        out.append(item)
     return out
 
 
@@ -144,6 +173,19 @@ def _step(teller, seed: str, w: Walk, step: Step, said: dict[int, str]) -> dict[
         item["move"] = step.move.facts()
     elif kind == "journal":
         item.update(_journal(e))
+    elif kind == "question":
+        item.update({"text": e["text"], "id": e["id"], "about": e.get("about")})
+    elif kind == "oracle":
+        from storyteller import oracle
+        from storyteller.stories.decktet import keywords
+        from storyteller.table import card_name as name
+
+        item.update({
+            "text": e["question"], "odds": e["odds"], "odds_text": oracle.ODDS_WORDS[e["odds"]], "roll": e["roll"],
+            "answer": e["answer"], "answer_text": oracle.ANSWER_WORDS[e["answer"]],
+            "spark": {"card": e["spark"], "name": name(e["spark"]), "keywords": keywords(e["spark"])},
+            "by": e.get("by"),
+        })
     elif kind == "undo":
         item["text"] = said.get(e["of"], "")
         item["of"] = e["of"]
@@ -390,7 +432,8 @@ def _beats(steps: list[Any]) -> list[dict[str, Any]]:
     beats: list[dict[str, Any]] = []
     for step in steps:
         kind = _at(step, "kind")
-        role = {"draw": "card", "journal": "journal", "end": "end"}.get(kind, "mechanics")
+        role = {"draw": "card", "journal": "journal", "end": "end", "question": "question", "oracle": "oracle"}.get(
+            kind, "mechanics")
         if role == "mechanics" and beats and beats[-1]["kind"] == "mechanics":
             beats[-1]["steps"].append(step)
         else:

@@ -10,8 +10,14 @@ Every further line is one event, numbered from 1 in ``n``:
     draw      a card drawn: ``card``, ``to`` (where it went), ``deal`` and ``slot`` (and ``pile``)
     roll      dice rolled: ``dice``, ``index``
     decision  a choice: ``action`` (the stable key) and ``text`` (the words shown)
+    question  a journaling question asked, answered or not: its stable ``id`` and its
+              ``text``, and the draw, roll, decision or end it follows (``about``; none for
+              the question asked before the first move)
     journal   the player's words, verbatim: ``text``, the ``prompt`` they answered, the
-              draw or roll they are ``about``
+              draw or roll they are ``about``, the ``question`` event they answer
+    oracle    a yes/no question asked of the oracle: the player's ``question``, the
+              ``odds``, the d100 ``roll``, the ``answer`` and the ``spark`` (a card of the
+              oracle deck); ``"by": "player"`` when the player rolled it at a real table
     undo      takes back decision ``of`` and the draws that followed it
     correction  replaces draw or roll ``of`` (a card or dice typed wrong at a real table):
               ``card`` or ``dice``; draws and rolls entered at a real table say ``"by": "player"``
@@ -65,6 +71,8 @@ EVENT_REQUIRED: dict[str, tuple[str, ...]] = {
     "roll": ("dice", "index"),
     "decision": ("action",),
     "journal": ("text",),
+    "question": ("id", "text"),
+    "oracle": ("question", "odds", "roll", "answer", "spark"),
     "undo": ("of",),
     "correction": ("of",),
     "end": ("result",),
@@ -73,7 +81,9 @@ EVENT_OPTIONAL: dict[str, tuple[str, ...]] = {
     "draw": ("pile", "by"),
     "roll": ("by",),
     "decision": ("text", "by"),
-    "journal": ("prompt", "about"),
+    "journal": ("prompt", "about", "question"),
+    "question": ("about",),
+    "oracle": ("by",),
     "undo": (),
     "correction": ("card", "dice", "by"),
     "end": ("score", "reason", "cause"),
@@ -359,6 +369,29 @@ def check_event(event: Any, n: int | None, earlier: Callable[[int], str | None] 
                 raise _Bad(f"'about' must be the number of an earlier draw or roll, not {_show(about)}")
             if earlier is not None and earlier(about) not in ("draw", "roll", "correction"):
                 raise _Bad(f"'about' must name an earlier draw or roll; event {about} is not one")
+        if "question" in event:
+            asked = event["question"]
+            if type(asked) is not int or not 1 <= asked < number:
+                raise _Bad(f"'question' must be the number of an earlier question, not {_show(asked)}")
+            if earlier is not None and earlier(asked) != "question":
+                raise _Bad(f"'question' must name an earlier question; event {asked} is not one")
+    elif kind == "question":
+        f.text("id")
+        f.text("text", WORDS, plain=False)
+        if "about" in event:
+            about = event["about"]
+            if type(about) is not int or not 1 <= about < number:
+                raise _Bad(f"'about' must be the number of an earlier event, not {_show(about)}")
+            if earlier is not None and earlier(about) not in ("draw", "roll", "correction", "decision", "end"):
+                raise _Bad(f"'about' must name an earlier draw, roll, decision or end; event {about} is not one")
+    elif kind == "oracle":
+        f.text("question", WORDS, plain=False)
+        f.text("odds")
+        f.integer("roll", 1, 100, "a d100 roll")
+        f.text("answer")
+        f.text("spark")
+        if "by" in event:
+            f.text("by")
     elif kind == "correction":
         of = event["of"]
         if type(of) is not int or not 1 <= of < number:
@@ -514,7 +547,8 @@ def peek(path: Path) -> Peek:
 
 
 def _tail_status(f, start: int, size: int) -> tuple[str, str]:
-    """Walk back from the end over the epilogue's journal entries to the end event, if any."""
+    """Walk back from the end over the last word (its question, the journal entries) to the
+    end event, if any."""
     for position, raw in _lines_backwards(f, start, size):
         last = position == 0
         where = "the last line" if last else "a line near the end"
@@ -530,7 +564,7 @@ def _tail_status(f, start: int, size: int) -> tuple[str, str]:
             return "unreadable", f"{where}: {bad}"
         if event["event"] == "end":
             return str(event["result"]), ""
-        if event["event"] != "journal":
+        if event["event"] not in ("journal", "question"):  # the last word comes after the end
             return "in progress", ""
     return "in progress", ""
 

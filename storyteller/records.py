@@ -1,5 +1,5 @@
 """One record per saved game, for statistics and the vault: game, variants, source, start,
-who played it, result, score and the words written in its journal.
+who played it, result, score, the words written in its journal and the questions asked.
 
 A record takes the whole log to make (the journal's words), so records are kept in a small
 cache beside the logs (``.records.json`` in the sessions folder), keyed by each file's
@@ -16,10 +16,10 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from storyteller.log import LogError, TruncatedLog, iter_logs, read
+from storyteller.log import LogError, TruncatedLog, read
 
 CACHE = ".records.json"
-VERSION = 2  # of the cache's shape: a cache of another version is ignored
+VERSION = 3  # of the cache's shape: a cache of another version is ignored
 
 
 @dataclass(frozen=True)
@@ -38,6 +38,7 @@ class Record:
     words: int  # words written in the journal
     entries: int  # journal entries
     mode: str = "player"  # who played: "player", "answers", "auto greedy", "solver"...
+    questions: tuple[str, ...] = ()  # the ids of the journaling questions asked, in order
 
     @property
     def own(self) -> bool:
@@ -75,6 +76,7 @@ def record_of(path: Path) -> Record:
         words=sum(len(e["text"].split()) for e in journal),
         entries=len(journal),
         mode=str(log.header.get("mode", "player")),
+        questions=tuple(e["id"] for e in log.events if e["event"] == "question"),
     )
 
 
@@ -86,28 +88,35 @@ def records(folder: Path) -> tuple[list[Record], list[tuple[Path, str]]]:
     fresh: dict[str, Any] = {}
     out: list[Record] = []
     bad: list[tuple[Path, str]] = []
-    for path in iter_logs(folder):
+    try:
+        entries = sorted((e for e in os.scandir(folder) if e.name.endswith(".jsonl")), key=lambda e: e.name)
+    except OSError:  # no folder yet: no saved games
+        return [], []
+    for entry in entries:
         try:
-            st = path.stat()
+            st = entry.stat()
         except OSError as e:
-            bad.append((path, e.strerror or str(e)))
+            bad.append((folder / entry.name, e.strerror or str(e)))
             continue
         stamp = [st.st_size, st.st_mtime_ns]
-        hit = cached.get(path.name)
+        hit = cached.get(entry.name)
+        rec = None
         if hit is not None and hit.get("stamp") == stamp:
             try:
-                rec = Record(**hit["record"])
-            except TypeError:
+                fields = dict(hit["record"])
+                fields["questions"] = tuple(fields.get("questions", ()))
+                rec = Record(**fields)
+            except (TypeError, AttributeError):
                 rec = None
-        else:
-            rec = None
+            else:
+                fresh[entry.name] = hit  # as it was: nothing to make again
         if rec is None:
             try:
-                rec = record_of(path)
+                rec = record_of(folder / entry.name)
             except LogError as e:
-                bad.append((path, str(e).split(": ", 1)[-1]))
+                bad.append((folder / entry.name, str(e).split(": ", 1)[-1]))
                 continue
-        fresh[path.name] = {"stamp": stamp, "record": asdict(rec)}
+            fresh[entry.name] = {"stamp": stamp, "record": asdict(rec)}
         out.append(rec)
     if fresh != cached:
         _save(cache_path, fresh)

@@ -53,6 +53,10 @@ class Registration:
       each a class or a function that makes a new :class:`storyteller.engine.Policy` for
       one game; ``greedy`` is the one behind *Hint*;
     - ``solver``: a class or function that makes a new :class:`storyteller.engine.Solver`;
+    - ``questions``: a :class:`storyteller.questions.Questions` class, made with this
+      registration (which role each step gives its cards, the question it raises), and
+      ``question_bank``: a JSON file of questions for every card in every role (see
+      :mod:`storyteller.questions`); without them the prompts' ``questions`` are asked;
     - ``teller``: a :class:`storyteller.stories.Teller` class, made with this registration;
     - ``view``: a :class:`storyteller.ui.view.View` class (the table and the move menu);
     - ``prompts``: a JSON file (what the cards mean, journaling questions, story words);
@@ -71,9 +75,12 @@ class Registration:
         templates: str | Path,
         players: dict[str, Any] | None = None,
         solver: Any = None,
+        questions: Any = None,
+        question_bank: str | Path | None = None,
     ) -> None:
         self.name = name
-        self._refs = {"rules": rules, "teller": teller, "view": view}
+        self._refs = {"rules": rules, "teller": teller, "view": view, "questions": questions}
+        self.question_bank = Path(question_bank) if question_bank is not None else None
         self._players = dict(players or {})
         self._solver = solver
         self.prompts = Path(prompts)
@@ -120,6 +127,12 @@ class Registration:
         return _load(self._refs["teller"])(self)
 
     @cached_property
+    def questions(self) -> Any:
+        """The game's journaling questions (a :class:`storyteller.questions.Questions`)."""
+        ref = self._refs["questions"] or "storyteller.questions:Questions"  # the prompts' questions, by topic
+        return _load(ref)(self)
+
+    @cached_property
     def view(self) -> "View":
         return _load(self._refs["view"])(self)
 
@@ -136,7 +149,10 @@ class Registration:
     def problems(self) -> list[str]:
         """What is missing from this registration (empty when the game is whole)."""
         out = []
-        for what, path in (("prompts", self.prompts), ("rules text", self.rules_text)):
+        files = [("prompts", self.prompts), ("rules text", self.rules_text)]
+        if self.question_bank is not None:
+            files.append(("questions", self.question_bank))
+        for what, path in files:
             if not path.is_file():
                 out.append(f"its {what} file {path} is missing")
         for kind in ("story", "playthrough"):

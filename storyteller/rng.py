@@ -57,6 +57,10 @@ class Stream:
     def __init__(self, seed: str, *salt: str) -> None:
         self._random = random.Random(seed_to_int(seed, *salt)).random
 
+    def random(self) -> float:
+        """A number in [0, 1)."""
+        return self._random()
+
     def below(self, n: int) -> int:
         """A whole number in ``range(n)``."""
         if n <= 0:

@@ -344,7 +344,7 @@ def walk(
         kind = event["event"]
         n = event["n"]
         move, words, corrects, shown = None, "", None, event
-        if w.outcome is not None and kind != "journal":
+        if w.outcome is not None and kind not in ("journal", "question"):
             raise fail(event, f"a {kind} event after the end of the game")
         if kind == "draw" or kind == "roll":
             request = state.chance()
@@ -413,6 +413,14 @@ def walk(
                 for step in w.steps:
                     if step.n >= last and not step.undone and step.kind in ("decision", "draw", "roll"):
                         step.undone = True
+        elif kind == "oracle":
+            from storyteller import oracle
+
+            problem = oracle.check(event, log.seed)
+            if problem:
+                raise fail(event, problem)
+            if event.get("by") == "player" and table is None:
+                raise fail(event, "the oracle was rolled at a real table, but this game's dice come from the seed")
         elif kind == "end":
             w.outcome = _check_end(event, state, fail)
             if event.get("reason", w.outcome.reason) != w.outcome.reason:
@@ -701,13 +709,41 @@ class Session:
         """The event of the decision an undo would take back."""
         return self.log.events[self.history[-1][0] - 1] if self.history else None
 
-    def journal(self, text: str, prompt: str | None = None, about: int | None = None) -> dict[str, Any]:
+    def journal(self, text: str, prompt: str | None = None, about: int | None = None,
+                question: int | None = None) -> dict[str, Any]:
+        """A journal entry: the player's words, the ``prompt`` they answer, the draw or roll it
+        is ``about`` and the ``question`` event it answers, if any."""
         fields: dict[str, Any] = {"text": text}
         if prompt:
             fields["prompt"] = prompt
+        if about is not None and self.log.events[about - 1]["event"] in ("draw", "roll", "correction"):
+            fields["about"] = about
+        if question is not None:
+            fields["question"] = question
+        return self.writer.append("journal", **fields)
+
+    def question(self, qid: str, text: str, about: int | None = None) -> dict[str, Any]:
+        """Log a journaling question as it is asked (whether or not it is answered)."""
+        fields: dict[str, Any] = {"id": qid, "text": text}
         if about is not None:
             fields["about"] = about
-        return self.writer.append("journal", **fields)
+        return self.writer.append("question", **fields)
+
+    def oracle(self, question: str, odds: str, roll: int | None = None) -> dict[str, Any]:
+        """Ask the oracle ``question`` at ``odds``: ``roll`` is the d100 the player rolled at a
+        real table (None: the seed rolls it). Nothing of the game changes. ValueError for
+        odds or a roll the oracle does not take."""
+        from storyteller import oracle
+
+        if odds not in oracle.ODDS:
+            raise ValueError(f"the odds are one of: {', '.join(oracle.ODDS)} (not '{odds}')")
+        if roll is not None and not (type(roll) is int and 1 <= roll <= 100):
+            raise ValueError(f"a d100 roll is a number from 1 to 100, not {roll}")
+        n = len(self.log.events) + 1
+        d100 = oracle.roll(self.seed, n) if roll is None else roll
+        by = {"by": "player"} if roll is not None else {}
+        return self.writer.append("oracle", question=question, odds=odds, roll=d100,
+                                  answer=oracle.answer(odds, d100), spark=oracle.spark(self.seed, n), **by)
 
     def abandon(self) -> None:
         self._finish(ABANDONED)

@@ -7,13 +7,15 @@
    ``storyteller --help`` (goal: 3x or less);
 4. export: ``storyteller export LOG --story`` of the biggest example against a minimal Typer
    command that reads the log and renders a small Jinja2 template (goal: 1.3x or less);
+4b. questions: a journaling question chosen over a history of 2,000 saved games (goal:
+   under 50 ms);
 5. fuzz: 1,000 corrupted logs through every command that reads a log (goal: no problem);
 6. simulate: 100,000 Adaman greedy games with ``--jobs 2`` (goal: under 60 s on two cores),
    the greedy player of every game on one core (goal for Cascades and Hexaract: 200 games/s
    or more), and the peak memory of a run of 20,000 games against one of 100,000 (goal: flat).
 
 ``python tests/benchmark.py NAME...`` runs only those: ``startup``, ``replay``, ``sessions``,
-``export``, ``fuzz``, ``simulate``.
+``export``, ``questions``, ``fuzz``, ``simulate``.
 """
 
 from __future__ import annotations
@@ -166,6 +168,59 @@ def export_speed(rounds: int = 25) -> None:
           f"Jinja2 command {statistics.median(least) * 1000:.0f} ms, ratio {ratio:.2f} (median of {rounds} pairs; goal <= 1.3)")
 
 
+def questions_speed(count: int = 2_000) -> None:
+    """Choosing a journaling question over a player's history of 2,000 saved games (the
+    history read from the logs through the records' cache, then one question chosen), once
+    the cache is made (goal: under 50 ms)."""
+    import contextlib
+    import io
+    import os
+    import shutil
+
+    from storyteller import registry
+    from storyteller.drivers import AnswersDriver
+    from storyteller.questions import Asker, Occasion, Role, history
+
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp) / "sessions"
+        folder.mkdir()
+        os.environ["STORYTELLER_HOME"] = tmp
+        rules = get_game("carddom")
+        made = []
+        for seed in range(20):  # twenty games played from answers, every question asked...
+            state_moves = []
+            probe = Session.new(rules, rules.parse_variants([]), str(seed), Path(tmp) / "probe.jsonl")
+            chooser = Stream(str(seed), "bench")
+            probe.advance()
+            while not probe.over:
+                action = chooser.choice(probe.legal_actions())
+                state_moves.append(action.key)
+                probe.decide(action)
+            probe.close()
+            (Path(tmp) / "probe.jsonl").unlink()
+            path = folder / f"carddom-{seed}.jsonl"
+            driver = AnswersDriver([(i, m) for i, m in enumerate(state_moves, start=1)])
+            session = Session.new(rules, rules.parse_variants([]), str(seed), path, mode="answers")
+            with contextlib.redirect_stdout(io.StringIO()):
+                driver.begin(session, resumed=False)
+                session.run(driver)
+            session.close()
+            made.append(path)
+        for i in range(count - len(made)):  # ...copied to 2,000 logs
+            shutil.copyfile(made[i % len(made)], folder / f"copy-{i:04d}.jsonl")
+        history(folder, "carddom")  # the cache is made once
+        questions = registry.get("carddom").questions
+        times = []
+        for _ in range(5):
+            start = time.perf_counter()
+            asker = Asker(questions, "x", history(folder, "carddom"))
+            asker.ask(Occasion(Role("location", "KH")), 2)
+            times.append(time.perf_counter() - start)
+        del os.environ["STORYTELLER_HOME"]
+    print(f"questions: a question chosen over {count:,} saved games in {1000 * statistics.median(times):.0f} ms "
+          "(median of 5; goal < 50 ms)")
+
+
 def fuzz(count: int = 1_000) -> None:
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     import test_fuzz
@@ -204,7 +259,7 @@ def simulate_speed() -> None:
 
 
 BENCHMARKS = {"startup": startup, "replay": replay_speed, "sessions": sessions_speed, "export": export_speed,
-              "fuzz": fuzz, "simulate": simulate_speed}
+              "questions": questions_speed, "fuzz": fuzz, "simulate": simulate_speed}
 
 if __name__ == "__main__":
     chosen = sys.argv[1:] or list(BENCHMARKS)

@@ -53,6 +53,11 @@ def read_events(path: Path) -> list[dict]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
 
 
+def last_of(events: list[dict], kind: str) -> dict:
+    """The last event of this kind (questions are logged between the events a test looks at)."""
+    return [e for e in events if e.get("event") == kind][-1]
+
+
 @pytest.fixture
 def auto_log(cli, tmp_path):
     """Play a whole game with --auto random and return its log path."""

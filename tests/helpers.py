@@ -42,6 +42,38 @@ def variant_sets(game):
                 continue
 
 
+def questions_before_first_move(game_name: str, seed: str, variants=()) -> int:
+    """How many journaling questions a seeded deal asks before the first decision (each is
+    a prompt the terminal shows, and Enter skips): those its opening cards raise, and the
+    question before the first move."""
+    from storyteller import registry
+    from storyteller.questions import Asker, Seen
+    from storyteller.session import SeededSource
+
+    reg = registry.get(game_name)
+    rules = reg.rules
+    chosen = rules.parse_variants(list(variants))
+    state = rules.new_state(chosen)
+    source = SeededSource(seed, rules, chosen)
+    asker = Asker(reg.questions, seed)
+    asked, n = 0, 0
+    while state.chance() is not None:
+        request = state.chance()
+        result = source.resolve(request)
+        state.resolve(result)
+        n += 1
+        if isinstance(request, Draw):
+            event = {"n": n, "event": "draw", "card": result, "to": request.to, "deal": request.deal, "slot": request.slot}
+        else:
+            event = {"n": n, "event": "roll", "dice": list(result), "index": request.index}
+        question = asker.ask(asker.hear(Seen(event["event"], event, state)), n + 1)
+        if question is not None:
+            asker.asked(question.id, question.text)
+            asked += 1
+            n += 1
+    return asked + (asker.ask(asker.start(), n + 1) is not None)
+
+
 def settle(state: State, source: Stacked) -> State:
     """Resolve every pending draw or roll from ``source``."""
     while state.outcome is None and (request := state.chance()) is not None:

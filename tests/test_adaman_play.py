@@ -103,10 +103,9 @@ def test_target_then_checkbox_at_the_prompt(tmp_path):
     index, target, eligible, small = find_small_payment(state)
     # the target, mark the small resource only and confirm (refused, the prompt stays),
     # then 'a' marks them all and Enter confirms; Enters after that skip any journal questions
-    from storyteller.games.adaman.rules import PERSON
+    from helpers import questions_before_first_move
 
-    setup_questions = len(state.court) + sum(PERSON[c] for c in state.capital)  # each personality asks one
-    keys = ENTER * setup_questions
+    keys = ENTER * questions_before_first_move("adaman", "3")  # each personality asks one, then the start
     keys += DOWN * index + ENTER + DOWN * small + SPACE + ENTER + "a" + ENTER + ENTER * 6
     events, screen = play_one_move("adaman", "3", keys, tmp_path / "cb.jsonl", width=120)
     decided = [e for e in events if e["event"] == "decision"]

@@ -32,8 +32,8 @@ RULES = sorted(p for d in GAME_DIRS for p in d.glob("*.py") if p.stem in ("rules
 TELLERS = sorted(d / "story.py" for d in GAME_DIRS) + sorted(
     p for p in (PACKAGE / "stories").glob("*.py") if p.name != "__init__.py")
 
-BASE = {"engine", "cards", "decktet", "words", "rng", "narrative", "errors", "formats", "registry", "games", "__init__"}
-LAYER_OF_GAME_PART = {"__init__": 0, "rules": 1, "core": 1, "players": 2, "search": 2, "solver": 2,
+BASE = {"engine", "cards", "decktet", "words", "rng", "narrative", "errors", "formats", "oracle", "registry", "games", "__init__"}
+LAYER_OF_GAME_PART = {"__init__": 0, "rules": 1, "core": 1, "players": 2, "search": 2, "solver": 2, "questions": 4,
                       "story": 4, "picture": 4, "view": 5}
 LAYER_OF_MODULE = {"session": 3, "log": 3, "store": 3, "records": 3, "config": 3, "table": 3,
                    "stories": 4, "export": 4, "sandbox": 4, "simulation": 4, "stats": 4, "vault": 4,

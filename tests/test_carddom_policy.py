@@ -307,8 +307,11 @@ def test_the_terminal_offers_the_hint_and_shows_why(tmp_path):
                 raise SaveAndQuit()
             return super().choose(session)
 
-    # Skip the character's question; the menu: enter 1, enter 2, journal, hint; then enter 1.
-    keys = "\r" + "\x1b[B" * 3 + "\r" + "\r" + "\r"
+    # Skip the character's question and the one before the first move; the menu: enter 1,
+    # enter 2, journal, hint; then enter 1.
+    from helpers import questions_before_first_move
+
+    keys = "\r" * questions_before_first_move("carddom", "3") + "\x1b[B" * 3 + "\r" + "\r" + "\r"
     buffer = io.StringIO()
     path = tmp_path / "hint.jsonl"
     with create_pipe_input() as pipe:

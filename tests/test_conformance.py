@@ -225,7 +225,7 @@ def test_a_logged_game_replays_and_renders_valid_commonmark(name, tmp_path):
         assert w.decisions == session.decisions == len(session.history)
         ctx = context(log)
         assert json.loads(json.dumps(ctx)) == ctx, "the export context is not plain JSON"
-        assert ctx["version"] == 1 and ctx["outcome"]["cause"] in game.causes
+        assert ctx["version"] == 2 and ctx["outcome"]["cause"] in game.causes
         for kind in ("story", "playthrough"):
             text = render(log, kind)
             assert text.startswith("---\n") and "\n# " in text

@@ -119,7 +119,7 @@ def test_obsidian_notes_hold_cards_mechanics_and_block_ids(rendered, contexts, n
     assert headings[0][0] == "h1" and all(tag == "h2" for tag, _ in headings[1:])
     assert len(headings) > 2
     found = callouts(tokens)
-    assert {c[2] for c in found} == {0} and {c[0] for c in found} <= {"card", "mechanics-", "question"}
+    assert {c[2] for c in found} == {0} and {c[0] for c in found} <= {"card", "mechanics-", "question", "oracle"}
     quotes = [t for t in tokens if t.type == "blockquote_open" and t.level == 0]
     assert len(quotes) == len(found), "a block quote that is not a callout"
 
@@ -202,7 +202,7 @@ def test_json_is_the_context_itself_and_valid_against_the_schema(rendered, conte
     errors = sorted(validator.iter_errors(doc), key=lambda e: list(e.path))
     assert not errors, f"{name}: {errors[0].json_path}: {errors[0].message}"
     assert list(doc) == ["version", "game", "variants", "seed", "source", "outcome", "meta", "steps", "journal", "story"]
-    assert text.startswith('{\n  "version": 1,\n  "game": {\n    "name": ') and text.endswith("}\n")
+    assert text.startswith('{\n  "version": 2,\n  "game": {\n    "name": ') and text.endswith("}\n")
 
 
 def test_json_keeps_text_as_itself_and_escapes_every_control_character(contexts, validator):
@@ -226,7 +226,7 @@ def test_the_schema_refuses_what_the_context_never_holds(contexts, validator):
     assert not broken(lambda d: None)
     assert broken(lambda d: d.pop("story"))
     assert broken(lambda d: d["meta"].update(secret="x"))
-    assert broken(lambda d: d.update(version=2))
+    assert broken(lambda d: d.update(version=1))
     assert broken(lambda d: d["outcome"].update(result="draw"))
     assert broken(lambda d: d["steps"][0].update(kind="shuffle"))
     assert broken(lambda d: d["steps"][0].update(undone="no"))
@@ -234,6 +234,8 @@ def test_the_schema_refuses_what_the_context_never_holds(contexts, validator):
     assert broken(lambda d: next(s for s in d["steps"] if s["kind"] == "decision")["move"].update(type="jump"))
     assert broken(lambda d: d["story"].update(harm="lots"))
     assert broken(lambda d: d["journal"][0].update(about="7"))
+    assert broken(lambda d: next(s for s in d["steps"] if s["kind"] == "draw").update(question={"text": "Why?"}))
+    assert broken(lambda d: next(s for s in d["steps"] if s["kind"] == "draw").pop("question"))
 
 
 def test_an_unfinished_games_json_is_valid_too(cli, tmp_path, validator):

@@ -690,7 +690,7 @@ def _check_resumed(o: Original, mutant: Mutant, path: Path, after: bytes, label:
     if k > len(o.log.events) or meaning(before) != o.meaning_of_prefix(k):
         problems.append(f"{label}: resume went on from another game")
     added = {e["event"] for e in log.events[k:]}
-    if not added <= {"draw", "roll", "end"}:  # answering 'quit', a session only deals what is pending
+    if not added <= {"draw", "roll", "end", "question"}:  # answering "quit", a session deals what is pending (and asks)
         problems.append(f"{label}: resume added {sorted(added)}")
 
 

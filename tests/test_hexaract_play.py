@@ -7,6 +7,7 @@ and the Sea (Crown), and the greedy player loses to harm on turn 7.
 from __future__ import annotations
 
 
+import helpers
 import pytest
 
 from conftest import read_events
@@ -24,21 +25,7 @@ SEED = "22"
 
 def questions_before_first_move(seed: str) -> int:
     """How many journaling questions the deal asks before the first decision."""
-    game = get_game("hexaract")
-    tell = registry.get("hexaract").teller
-    state = game.new_state({})
-    source = SeededSource(seed, game, {})
-    asked = 0
-    while state.chance() is not None:
-        request = state.chance()
-        result = source.resolve(request)
-        if isinstance(request, Draw):
-            event = {"event": "draw", "card": result, "to": request.to, "slot": request.slot, "n": 0}
-        else:
-            event = {"event": "roll", "dice": list(result), "index": request.index, "n": 0}
-        asked += tell.topic(event) is not None
-        state.resolve(result)
-    return asked
+    return helpers.questions_before_first_move("hexaract", seed)
 
 
 def test_auto_greedy_plays_hexaract_to_the_end_and_replays(cli, tmp_path):

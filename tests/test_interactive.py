@@ -16,7 +16,7 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 from rich.console import Console
 
-from conftest import read_events
+from conftest import last_of, read_events
 from storyteller.registry import rules as get_game
 from storyteller.log import read
 from storyteller.session import SaveAndQuit, Session
@@ -57,6 +57,7 @@ def menu_keys(position: int) -> str:
 def test_a_guided_game_with_journal_entries_then_save(tmp_path):
     keys = (
         "I am Tamsin of the forge." + ENTER  # the character's question
+        + ENTER  # skip the question before the first move
         + ENTER  # first move: enter at stack 1
         + "Wet leaves everywhere." + ENTER  # the forest's question
         # moves now: explore, take 10C, move 2, move 3 -> "Write a journal entry" is 4 down
@@ -64,14 +65,17 @@ def test_a_guided_game_with_journal_entries_then_save(tmp_path):
         + menu_keys(5)  # "Undo the last move" after the journal entry
         + menu_keys(0)  # enter at stack 1 again (after the undo, the same card comes back)
         + ENTER  # skip the question
-        + menu_keys(8)  # explore, take, move 2, move 3, journal, undo, hint, rules -> save and quit
+        + menu_keys(9)  # explore, take, move 2, move 3, journal, undo, hint, oracle, rules -> save and quit
     )
     # The menu positions are computed from what the table offers; check them on the screen too.
     result, path, screen = run_player(tmp_path, keys)
     assert result == "saved"
     events = read_events(path)[1:]
     kinds = [e["event"] for e in events]
-    assert kinds == ["draw", "journal", "decision", "draw", "journal", "journal", "undo", "decision", "draw"]
+    assert kinds == ["draw", "question", "journal", "question", "decision", "draw", "question", "journal", "journal", "undo",
+                     "decision", "draw", "question"]
+    asked = [e for e in events if e["event"] == "question"]
+    assert asked[2]["about"] == 6 and asked[3]["about"] == 12 and asked[2]["id"] != asked[3]["id"]  # never the same twice
     texts = [e["text"] for e in events if e["event"] == "journal"]
     assert texts == ["I am Tamsin of the forge.", "Wet leaves everywhere.", "A note between moves."]
     assert "You are a commoner, and you seek power." in screen
@@ -82,9 +86,9 @@ def test_a_guided_game_with_journal_entries_then_save(tmp_path):
 
 @pytest.mark.timeout(20)
 def test_resume_shows_the_last_entry_and_goes_on(tmp_path):
-    result, path, _ = run_player(tmp_path, "Hello." + ENTER + ENTER + ENTER + menu_keys(8))
+    result, path, _ = run_player(tmp_path, "Hello." + ENTER + ENTER + ENTER + ENTER + menu_keys(9))
     assert result == "saved"
-    result, path, screen = run_player(tmp_path, menu_keys(0) + ENTER + menu_keys(8), path=path, resume=True)
+    result, path, screen = run_player(tmp_path, menu_keys(0) + ENTER + menu_keys(9), path=path, resume=True)
     assert "Welcome back" in screen and "Hello." in screen
     decisions = [e["action"] for e in read_events(path)[1:] if e["event"] == "decision"]
     assert decisions == ["enter 1", "explore"]
@@ -95,7 +99,7 @@ def test_ctrl_c_at_a_prompt_loses_nothing(tmp_path):
     with pytest.raises(KeyboardInterrupt):
         run_player(tmp_path, "Before the storm." + ENTER + "\x03")
     events = read_events(tmp_path / "p.jsonl")
-    assert events[-1]["event"] == "journal" and events[-1]["text"] == "Before the storm."
+    assert [e["event"] for e in events[-2:]] == ["journal", "question"] and events[-2]["text"] == "Before the storm."
 
 
 @pytest.mark.timeout(20)
@@ -104,8 +108,9 @@ def test_the_end_shows_the_outcome_and_asks_a_last_word(tmp_path):
     path = tmp_path / "end.jsonl"
     buffer = io.StringIO()
     with create_pipe_input() as pipe:
-        # overlord=anywhere: face it at once; skip its question; a last word.
-        keys = ENTER + menu_keys(2) + ENTER + "So it ends." + ENTER
+        # overlord=anywhere: skip the character's and the start's questions; face it at once;
+        # skip the facing's and the overlord's questions; a last word.
+        keys = ENTER + ENTER + menu_keys(2) + ENTER + ENTER + "So it ends." + ENTER
         pipe.send_text(keys)
         term = Terminal(console=Console(file=buffer, width=120, no_color=True), input=pipe, output=DummyOutput())
         session = Session.new(game, game.parse_variants(["overlord=anywhere"]), "7", path)
@@ -119,7 +124,8 @@ def test_the_end_shows_the_outcome_and_asks_a_last_word(tmp_path):
     # the winning game would go here under a name of its own, not among the saved games
     assert "--log end-won.jsonl" in screen
     events = read_events(path)
-    assert events[-2]["event"] == "end" and events[-1]["text"] == "So it ends."
+    assert [e["event"] for e in events[-3:]] == ["end", "question", "journal"] and events[-1]["text"] == "So it ends."
+    assert events[-1]["question"] == events[-2]["n"] and events[-2]["id"].startswith("@lost:")  # the last word, lost
 
 
 @pytest.mark.timeout(60)
@@ -129,16 +135,19 @@ def test_play_in_a_real_terminal(tmp_path):
     log = tmp_path / "pty.jsonl"
     child = pexpect.spawn(
         sys.executable, ["-m", "storyteller", "play", "carddom", "--seed", "7", "--log", str(log)],
-        env=env, timeout=20, encoding="utf-8", dimensions=(50, 120),
+        env=env, timeout=20, encoding="utf-8", dimensions=(50, 250),
     )
     try:
         child.expect("seed 7")
-        child.expect(r"\(write, or Enter to skip\)")
+        child.expect("Enter to skip")
         child.send("From the forge." + ENTER)
+        child.expect("before your first step")  # the question before the first move
+        child.expect("Enter to skip")
+        child.send(ENTER)
         child.expect("What do you do")
         child.send(ENTER)  # enter at stack 1
         child.expect("broad forest")
-        child.expect(r"\(write, or Enter to skip\)")
+        child.expect("Enter to skip")
         child.send(ENTER)
         child.expect("What do you do")
         child.sendcontrol("c")
@@ -148,7 +157,7 @@ def test_play_in_a_real_terminal(tmp_path):
         child.close(force=True)
     assert child.exitstatus == 130
     events = read_events(log)
-    assert events[2]["text"] == "From the forge."
+    assert last_of(events[:4], "journal")["text"] == "From the forge."
     assert [e["action"] for e in events[1:] if e["event"] == "decision"] == ["enter 1"]
 
 
@@ -165,12 +174,12 @@ def test_resume_of_a_cut_off_log_asks_before_repairing(tmp_path):
     log.write_bytes(whole[:-20])  # the last line is torn
     env = dict(os.environ, STORYTELLER_HOME=str(tmp_path / "home"), NO_COLOR="1", TERM="xterm")
     child = pexpect.spawn(sys.executable, ["-m", "storyteller", "resume", str(log)], env=env, timeout=20,
-                          encoding="utf-8", dimensions=(50, 120))
+                          encoding="utf-8", dimensions=(50, 250))
     try:
         child.expect("is cut off")
         child.expect("Continue from the intact part")
         child.send("y")
-        child.expect("(write, or Enter to skip)")  # the torn draw is dealt again, with its question
+        child.expect("Enter to skip")  # the torn draw is dealt again, with its question
         child.send(ENTER)
         child.expect("What do you do")
         child.sendcontrol("c")
@@ -180,4 +189,4 @@ def test_resume_of_a_cut_off_log_asks_before_repairing(tmp_path):
     assert child.exitstatus == 130
     assert (tmp_path / "cut.jsonl.cut-off").exists()
     events = read_events(log)
-    assert events[-1]["event"] == "draw" and events[-1]["card"] == "10C"
+    assert last_of(events, "draw")["card"] == "10C" and events[-1]["event"] == "question"

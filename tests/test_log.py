@@ -10,7 +10,7 @@ import shlex
 from pathlib import Path
 
 import pytest
-from conftest import read_events
+from conftest import last_of, read_events
 
 import storyteller.log as log_module
 from storyteller.log import LogError, LogLocked, LogWriter, TruncatedLog, parse, read
@@ -246,7 +246,7 @@ def test_resume_yes_sets_a_bad_last_line_aside_whatever_its_ending(cli, tmp_path
     kept = path.with_name(path.name + ".cut-off").read_bytes()
     assert kept.rstrip(b"\n") == bad.rstrip(b"\n")  # the bad line is kept, never lost
     assert path.read_bytes().startswith(whole)
-    assert read_events(path)[-1]["action"] == "take 10C"
+    assert last_of(read_events(path), "decision")["action"] == "take 10C"
     assert cli("replay", path).code == 0
 
 
@@ -263,7 +263,7 @@ def test_a_whole_last_line_without_its_newline_is_kept_and_continued(cli, tmp_pa
     r = cli("resume", path, "--answers", game_answers(tmp_path, "take 10C", "quit"))
     assert r.code == 0, r.err
     assert not path.with_name(path.name + ".cut-off").exists()
-    assert cli("replay", path).code == 0 and read_events(path)[-1]["action"] == "take 10C"
+    assert cli("replay", path).code == 0 and last_of(read_events(path), "decision")["action"] == "take 10C"
 
 
 def test_a_second_repair_keeps_both_cut_off_lines(cli, tmp_path):

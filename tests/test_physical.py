@@ -125,7 +125,8 @@ def test_a_typo_is_corrected_before_the_next_move_and_both_stay_in_the_log(cli, 
     assert r.code == 0, r.err
     events = read_events(log)[1:]
     corrections = [e for e in events if e["event"] == "correction"]
-    assert [(c["of"], c["card"]) for c in corrections] == [(1, "KH"), (4, "8S")]
+    seven = next(e["n"] for e in events if e["event"] == "draw" and e["card"] == "7S")
+    assert [(c["of"], c["card"]) for c in corrections] == [(1, "KH"), (seven, "8S")]
     w = walk(read(log))
     assert w.state.character == "KH" and w.state.stacks[0][:2] == ["8S", "9C"]
     playthrough = cli("export", log, "--playthrough").out
@@ -167,11 +168,12 @@ def test_replay_refuses_a_physical_log_with_a_card_twice_or_a_card_not_in_the_de
     assert cli("play", "carddom", "--physical", "--answers", write(tmp_path / "a.txt", "draw QH", "enter 1", "draw 7S", "quit"),
                "--log", log).code == 0
     records = read_events(log)
+    seven = next(r["n"] for r in records[1:] if r.get("card") == "7S")
     for card, reason in [("QH", "cannot be there now"), ("watchman", "cannot be there now")]:
-        edited = [dict(r, card=card) if r.get("n") == 3 else r for r in records]
+        edited = [dict(r, card=card) if r.get("n") == seven else r for r in records]
         log.write_text("".join(json.dumps(r) + "\n" for r in edited), encoding="utf-8")
         r = cli("replay", log)
-        assert r.code == 1 and "line 4" in r.err and reason in r.err, r.err
+        assert r.code == 1 and f"line {seven + 1}:" in r.err and reason in r.err, r.err
 
 
 def test_a_physical_game_needs_a_terminal_or_answers_and_no_auto(cli, tmp_path):
@@ -194,8 +196,12 @@ def test_a_journal_entry_about_a_corrected_card_answers_its_question(cli, tmp_pa
     script = write(tmp_path / "a.txt", "draw QH", "correct KH", "journal: A king, then.", "enter 1", "draw 7S", "quit")
     r = cli("play", "carddom", "--physical", "--answers", script, "--log", log)
     assert r.code == 0, r.err
-    entry = next(e for e in read_events(log)[1:] if e["event"] == "journal")
-    assert entry["about"] == 2 and entry["prompt"]  # the correction is the card it is about
+    events = read_events(log)[1:]
+    entry = next(e for e in events if e["event"] == "journal")
+    correction = next(e for e in events if e["event"] == "correction")
+    assert entry["about"] == correction["n"] and entry["prompt"]  # the correction is the card it is about
+    asked = next(e for e in events if e["n"] == entry["question"])
+    assert asked["about"] == correction["n"] and asked["id"] == "character:KH:0"
     replayed = cli("replay", log)
     assert replayed.code == 0 and "note:" not in replayed.out
     assert "A king, then." in cli("export", log, "--story").out

@@ -10,7 +10,7 @@ outcome causes); none parses a key or a sentence.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence, TypeVar
 
 from storyteller.narrative import pick
 
@@ -20,6 +20,40 @@ if TYPE_CHECKING:
     from storyteller.session import Step, Walk
 
 Told = tuple[str, list[str]]  # a panel title and its lines
+T = TypeVar("T")
+
+
+class Phrasing:
+    """Words for the beats a story tells again and again (an arrival, a card taken, a
+    pass), varied within one story: the options of each kind of beat are dealt in an order
+    seeded by the story's seed, and none comes again before all the others have been used
+    (then they are dealt anew, never starting with the one just used). The same story is
+    told the same way every time."""
+
+    def __init__(self, seed: str, *salt: str) -> None:
+        self.seed = seed
+        self.salt = salt
+        self.dealt: dict[str, list[int]] = {}
+        self.rounds: dict[str, int] = {}
+        self.last: dict[str, int] = {}
+
+    def pick(self, kind: str, options: Sequence[T]) -> T:
+        """The next of ``options`` for this kind of beat."""
+        from storyteller.rng import Stream
+
+        if len(options) == 1:
+            return options[0]
+        left = self.dealt.get(kind)
+        if not left or max(left) >= len(options):
+            n = self.rounds.get(kind, 0)
+            self.rounds[kind] = n + 1
+            order = Stream(self.seed, *self.salt, "phrasing", kind, str(n)).shuffled(range(len(options)))
+            if order[0] == self.last.get(kind) and len(order) > 1:
+                order.append(order.pop(0))
+            left = self.dealt[kind] = order
+        i = left.pop(0)
+        self.last[kind] = i
+        return options[i]
 LAST_WORD = "A last word for your journal?"  # the question asked once the game is over
 
 
@@ -37,6 +71,13 @@ class Tale:
         self.seed = seed
         self.walk = walk
         self.outcome: Outcome | None = walk.outcome
+        self.phrasing = Phrasing(seed, teller.name)
+        self.asides: list[dict[str, Any]] = []  # oracle questions the tale did not place
+
+    def say(self, kind: str, options: "Sequence[T]") -> "T":
+        """One of ``options`` for this kind of beat, not used again in this story before the
+        others (see :class:`Phrasing`)."""
+        return self.phrasing.pick(kind, options)
 
     @property
     def begun(self) -> bool:
@@ -61,6 +102,11 @@ class Tale:
 
     def decision(self, step: "Step") -> None:
         pass
+
+    def oracle(self, beat: dict[str, Any]) -> None:
+        """A question asked of the oracle (:func:`oracle_beat`): a tale places it where its
+        journal entries go; by default it is kept aside (``story.asides``)."""
+        self.asides.append(beat)
 
     def finish(self) -> dict[str, Any]:
         raise NotImplementedError
@@ -169,30 +215,54 @@ def tell(teller: Teller, seed: str, walk: "Walk") -> dict[str, Any]:
                 opening.append(step.event["text"])
         elif kind == "end":
             ended = True
-        elif not step.undone and not step.corrected and kind != "undo":
+        elif kind == "oracle":
+            tale.oracle(oracle_beat(step.event))
+        elif not step.undone and not step.corrected and kind not in ("undo", "question"):
             tale.step(step)
-    return {**tale.finish(), "opening_journal": opening, "epilogue": epilogue}
+    return {**tale.finish(), "opening_journal": opening, "epilogue": epilogue, "asides": tale.asides}
+
+
+def oracle_beat(event: dict[str, Any]) -> dict[str, Any]:
+    """A question to the oracle as a story tells it: the player's question (their words,
+    to be escaped where they are shown), the odds, the answer and the spark, in words."""
+    from storyteller import oracle
+    from storyteller.stories.decktet import keywords
+    from storyteller.table import card_name
+
+    return {"kind": "oracle", "question": event["question"], "odds": oracle.ODDS_WORDS[event["odds"]],
+            "answer": oracle.ANSWER_WORDS[event["answer"]], "spark": card_name(event["spark"]),
+            "words": keywords(event["spark"])[:2]}
 
 
 def prompt_notes(teller: Teller, log: Any) -> list[str]:
-    """Where a journal entry claims to answer a question this game never asked: the
-    question after a draw is the teller's question for that draw, the one after the end
-    is :data:`LAST_WORD`; an entry written from the menu answers none."""
+    """Where a journal entry claims to answer a question this game never asked: an entry
+    that answers a logged question (``question``) has that question's words; in a log made
+    before questions were logged, the question after a draw is the teller's question for
+    that draw, the one after the end is :data:`LAST_WORD`; an entry written from the menu
+    answers none."""
     from storyteller.session import corrected_event
 
     draws: dict[int, dict[str, Any]] = {}
+    asked: dict[int, str] = {}
     for e in log.events:
         if e["event"] in ("draw", "roll"):
             draws[e["n"]] = e
         elif e["event"] == "correction" and e.get("of") in draws:  # a card turned up again, read as its draw
             draws[e["n"]] = corrected_event(draws[e["of"]], e)
+        elif e["event"] == "question":
+            asked[e["n"]] = e["text"]
     notes = []
     for e in log.journal():
         prompt = e.get("prompt")
         if prompt is None:
             continue
-        about = e.get("about")
-        asked = teller.question(draws[about], log.seed) if about in draws else LAST_WORD
-        if prompt != asked:
+        if "question" in e:
+            wanted = asked.get(e["question"])
+        elif asked:
+            wanted = prompt if e["n"] > max(asked) else None  # more last words, after the last question
+        else:
+            about = e.get("about")
+            wanted = teller.question(draws[about], log.seed) if about in draws else LAST_WORD
+        if prompt != wanted:
             notes.append(f"line {e['n'] + 1}: the question this entry answers is not one the game asked")
     return notes

@@ -13,10 +13,9 @@ from rich.panel import Panel
 
 from storyteller import registry
 from storyteller.engine import Draw, Roll
-from storyteller.drivers import read_entry, setup_words, table_deck
+from storyteller.drivers import Journal, read_entry, setup_words, table_deck
 from storyteller.engine import Move, State
 from storyteller.session import Command, Correction, Session
-from storyteller.stories import LAST_WORD
 from storyteller.words import clean
 
 
@@ -49,11 +48,13 @@ def begin(term, session: Session, resumed: bool) -> None:
                 term.print(Panel(Text(clean(words)), title="Set up your table", title_align="left"))
 
 
-def choose(term, session: Session, policy=None):
+def choose(term, session: Session, policy=None, journal: Journal | None = None):
     """Ask until the player picks a move or a command that changes the log."""
     game = registry.get(session.game.name)
     screen = game.view
     term.print(screen.table(session.state, term))
+    if journal is not None and not session.decisions:
+        ask(term, session, journal, journal.start(session))
     while True:
         legal = session.legal_actions()
         # A game may group its moves (Adaman: pick a target, then the resources to pay with);
@@ -67,6 +68,7 @@ def choose(term, session: Session, policy=None):
             choices.append((_wrong_entry(session), "correct"))
         if policy is not None:
             choices.append(("Hint: what would the built-in player do?", "hint"))
+        choices.append(("Ask the oracle a yes/no question", "oracle"))
         choices += [("Show the rules", "rules"), ("Save and quit", "quit"), ("Abandon this game", "abandon")]
         picked = term.select("What do you do?", choices)
         if picked == "journal":
@@ -88,6 +90,8 @@ def choose(term, session: Session, policy=None):
             hint = policy.choose(session.state)
             if hint:
                 term.print(Panel(f"{escape(hint.action.text)}\n[dim]{escape(hint.why)}[/dim]", title="Hint", title_align="left"))
+        elif picked == "oracle":
+            ask_oracle(term, session)
         elif picked == "rules":
             term.print(Markdown(clean(game.rules_markdown())))
         elif picked == "abandon":
@@ -103,23 +107,55 @@ def choose(term, session: Session, policy=None):
             return picked
 
 
-def after_draw(term, session: Session, event: dict[str, Any], questions: str = "every-reveal") -> None:
+def after_draw(term, session: Session, event: dict[str, Any], journal: Journal) -> None:
     """What the card means; then its journaling question, if the ``questions`` setting
     asks it here. A card worth a question is shown in a panel even when the setting
     does not ask it."""
     tell = registry.get(session.game.name).teller
     text = tell.draw_text(event)
     meaning = tell.meaning(event, session.seed, session.variants)
-    if not tell.question(event, session.seed):
+    asked = journal.after_draw(session, event)
+    if journal.asker.occasions.get(event["n"]) is None:
         # An ordinary card: one quiet line, no question.
         term.print(f"[dim]{escape(text)}[/dim] {escape(meaning)}")
         return
     term.print(Panel(f"{escape(text)}\n[bold]{escape(meaning)}[/bold]", title_align="left"))
-    prompt = tell.asked(event, session.seed, questions)
-    if prompt:
-        text = term.text(prompt, instruction="(write, or Enter to skip)")
-        if text.strip():
-            session.journal(text, prompt, about=event["n"])
+    ask(term, session, journal, asked)
+
+
+def ask(term, session: Session, journal: Journal, asked, instruction: str = "(write, or Enter to skip)") -> None:
+    """Ask a question just logged; the player's words, if any, answer it."""
+    if asked is None:
+        return
+    text = term.text(asked[0].text, instruction=instruction)
+    if text.strip():
+        journal.answer(session, text, asked)
+
+
+ODDS_CHOICES = [("Almost certain (90%)", "almost-certain"), ("Likely (75%)", "likely"), ("50/50", "even"),
+                ("Unlikely (25%)", "unlikely"), ("A small chance (10%)", "small-chance")]
+
+
+def ask_oracle(term, session: Session) -> None:
+    """A yes/no question about the story, its odds, and the oracle's answer with a spark:
+    logged, and nothing of the game changes. At a real table the player rolls the d100."""
+    from storyteller.drivers import oracle_words
+
+    question = term.text("Ask the oracle (a yes/no question about your story):", instruction="(Enter to go back)").strip()
+    if not question:
+        return
+    odds = term.select("How likely is a yes?", ODDS_CHOICES + [None, ("Go back", None)])
+    if odds is None:
+        return
+    rolled = None
+    if session.table is not None:
+        def check(text: str):
+            text = text.strip()
+            return True if text.isdigit() and 1 <= int(text) <= 100 else "a d100 roll is a number from 1 to 100"
+
+        rolled = int(term.autocomplete("Roll a d100 (two ten-sided dice): what did you roll?", [], check).strip())
+    event = session.oracle(question, odds, rolled)
+    term.print(Panel(Text(clean(f"{question}\n{oracle_words(event)}")), title="The oracle", title_align="left"))
 
 
 def told(term, title: str, lines: list[str]) -> None:
@@ -128,7 +164,7 @@ def told(term, title: str, lines: list[str]) -> None:
     term.print(Panel(body, title=escape(title), title_align="left"))
 
 
-def after_end(term, session: Session) -> None:
+def after_end(term, session: Session, journal: Journal) -> None:
     outcome = session.outcome
     assert outcome is not None
     term.print(registry.get(session.game.name).view.table(session.state, term))
@@ -140,11 +176,9 @@ def after_end(term, session: Session) -> None:
 
         # the winning game under a name of its own, here rather than among the saved games
         # (where it would count in the player's statistics as a game won)
-        ask = command("storyteller", "solve", session.path, "--log", f"{session.path.stem}-won.jsonl")
-        term.print(Text(clean(f"Could this deal have been won? With every card known, storyteller can tell: {ask}")))
-    text = term.text(LAST_WORD, instruction="(Enter to skip)")
-    if text.strip():
-        session.journal(text, LAST_WORD)
+        solving = command("storyteller", "solve", session.path, "--log", f"{session.path.stem}-won.jsonl")
+        term.print(Text(clean(f"Could this deal have been won? With every card known, storyteller can tell: {solving}")))
+    ask(term, session, journal, journal.end(session), instruction="(Enter to skip)")
 
 
 # -- a real table ---------------------------------------------------------------------------
@@ -230,16 +264,30 @@ class PlayerDriver:
         self.questions = questions  # the setting: which reveals ask a question
         self.policy = None  # the hint's policy, made for this game at its start
         self.said: set[str] = set()  # setup moments already told
+        self._journal: Journal | None = None
+
+    @property
+    def journal(self) -> Journal | None:
+        return self._journal
+
+    def _questions(self, session: Session, event: dict[str, Any] | None = None) -> Journal:
+        """The session's questions (made when the game begins; for a driver started without
+        ``begin``, when first needed, having heard the game before ``event``)."""
+        if self._journal is None:
+            self._journal = Journal(session, self.questions, resumed=bool(session.log.events),
+                                    before=event["n"] if event else None)
+        return self._journal
 
     def begin(self, session: Session, resumed: bool) -> None:
         self.policy = registry.get(session.game.name).policy("greedy")
+        self._journal = Journal(session, self.questions, resumed)
         begin(self.term, session, resumed)
 
     def choose(self, session: Session):
-        return choose(self.term, session, self.policy)
+        return choose(self.term, session, self.policy, self._questions(session))
 
     def after_draw(self, session: Session, event: dict[str, Any]) -> None:
-        after_draw(self.term, session, event, self.questions)
+        after_draw(self.term, session, event, self._questions(session, event))
 
     def enter(self, session: Session, request: Draw | Roll) -> Any:
         return enter(self.term, session, request, self.said)
@@ -251,9 +299,11 @@ class PlayerDriver:
         what = registry.get(session.game.name).teller.after_decision(before, move, session.state)
         if what:
             told(self.term, *what)
+        journal = self._questions(session, event)
+        ask(self.term, session, journal, journal.after_decision(session, event, before, move))
 
     def after_end(self, session: Session) -> None:
-        after_end(self.term, session)
+        after_end(self.term, session, self._questions(session))
 
     def interrupted(self, session: Session) -> None:
         pass

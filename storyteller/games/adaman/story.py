@@ -10,6 +10,7 @@ from storyteller.games.adaman.rules import COURT_LIMIT, PERSON, RANK, Control, S
 from storyteller.narrative import pick
 from storyteller.stories import Tale, Teller
 from storyteller.stories.decktet import info, meaning as card_meaning
+from storyteller.words import cap
 
 
 def _landing(event: dict[str, Any]) -> str:
@@ -17,7 +18,7 @@ def _landing(event: dict[str, Any]) -> str:
     return landing(event["card"], event["to"])
 
 
-def _verb(paid: tuple[str, ...], seed: str, n: int) -> str:
+def _verb(paid: tuple[str, ...], seed: str, target: str) -> str:
     """Bought with places, tricked with events, eliminated with raw force (an Ace)."""
     cards = [decktet.get(c) for c in paid]
     if any(c.rank == "Ace" for c in cards):
@@ -28,33 +29,48 @@ def _verb(paid: tuple[str, ...], seed: str, n: int) -> str:
         return "tricked"
     if places > events:
         return "bought"
-    return pick(["bought", "tricked"], seed, "verb", n)
+    return pick(["bought", "tricked"], seed, "verb", target)  # by the card, not the line: questions move lines
 
 
 class AdamanTale(Tale):
     """How things stood after the setup (the first deal), then the plot: each arrival at
-    court, each play and each move of the Excuse, with the journal entries between them."""
+    court, each play and each move of the Excuse, with the journal entries between them.
+    The beats that come again and again (an arrival, a play, the count of those still
+    free) take their words from the phrasing lists in turn (:meth:`Tale.say`)."""
 
     def __init__(self, teller: "AdamanTeller", seed: str, walk) -> None:
         super().__init__(teller, seed, walk)
         self.setup: dict[str, list[str]] = {"capital": [], "court": [], "resources": []}
         self.acts: list[dict[str, Any]] = []
         self.in_setup = True  # until the first play
-        self.at_court: set[str] = set()
+        self.at_court: list[str] = []  # in the order they came
         self.closest = 0  # the most personalities at court at once
         self.plays = 0
-        self.people_total = len(walk.state.personalities())
+        self.people = walk.state.personalities()
+        self.people_total = len(self.people)
         self.controlled: list[str] = []
 
     @property
     def begun(self) -> bool:
         return not self.in_setup
 
-    def say(self, text: str, **extra: Any) -> None:
+    def narrate(self, text: str, **extra: Any) -> None:
         self.acts.append({"kind": "text", "text": text, **extra})
 
     def journal(self, step) -> None:
         self.acts.append({"kind": "journal", "text": step.event["text"]})
+
+    def oracle(self, beat: dict[str, Any]) -> None:
+        self.acts.append(beat)
+
+    def seat(self, card_id: str) -> None:
+        if card_id not in self.at_court:
+            self.at_court.append(card_id)
+        self.closest = max(self.closest, len(self.at_court))
+
+    def number(self, n: int) -> str:
+        words = self.p["numbers"]
+        return words[n] if n < len(words) else str(n)
 
     def draw(self, step) -> None:
         e, p = step.event, self.p
@@ -62,47 +78,60 @@ class AdamanTale(Tale):
         place = _landing(e)
         if place == "excuse":
             if not self.in_setup:
-                self.say(f"The Excuse turned up in the {e['to']}, and upset the careful order of things.")
+                self.narrate(self.say("excuse dealt", p["excuse"]["dealt"]).format(to=e["to"]))
             return
-        if place == "court":
-            self.at_court.add(card_id)
         if self.in_setup:
             self.setup[place].append(card_id)
-        elif place == "court":
-            arrival = pick(p["arrival"], self.seed, e["n"])
-            named = arrival.format(name=decktet.name(card_id), Name=decktet.Name(card_id))
-            self.say(f"{named} {card_meaning(card_id)}")
-            crowd = len(self.at_court)
-            if str(crowd) in p["tension"] and crowd > self.closest:
-                self.say(p["tension"][str(crowd)])
-        self.closest = max(self.closest, len(self.at_court))
+        if place != "court":
+            return
+        before, worst = list(self.at_court), self.closest
+        self.seat(card_id)
+        if self.in_setup:
+            return
+        words = dict(name=decktet.name(card_id), Name=decktet.Name(card_id), others=decktet.names(before))
+        arrival = self.say("arrival", p["arrival"]) if before else self.say("arrival alone", p["arrival_alone"])
+        self.narrate(f"{arrival.format(**words)} {card_meaning(card_id)}")
+        crowd = len(self.at_court)
+        if str(crowd) in p["tension"] and crowd > worst:  # told the first time the court is this full
+            self.narrate(p["tension"][str(crowd)])
+
+    def still_free(self) -> str:
+        """Who still stands in the way after a play: a count, or names once few are left."""
+        done = set(self.controlled)
+        free = [c for c in self.people if c not in done]
+        p = self.p["left"]
+        if not free:
+            return ""
+        if len(free) == 1:
+            return self.say("left one", p["one"]).format(name=decktet.name(free[0]), Name=decktet.Name(free[0]))
+        if len(free) <= 3:
+            names = decktet.names(free)
+            return self.say("left few", p["few"]).format(names=names, Names=cap(names))
+        n = self.number(len(free))
+        return self.say("left many", p["many"]).format(left=n, Left=cap(n))
 
     def decision(self, step) -> None:
         move, n, p = step.move, step.n, self.p
         if isinstance(move, Shift):
             if move.to == "court":
-                self.at_court.add(move.card)
-                self.closest = max(self.closest, len(self.at_court))
-            self.say(f"Thanks to the Excuse, {decktet.name(move.card)} moved to the {move.to}.")
+                self.seat(move.card)
+            self.narrate(self.say("excuse moved", p["excuse"]["moved"]).format(name=decktet.name(move.card), to=move.to))
             return
         assert isinstance(move, Control)
         self.in_setup = False
         target, paid = move.target, move.paid
         self.plays += 1
+        names = decktet.names(paid)
+        words = dict(target=decktet.name(target), Target=decktet.Name(target), paid=names, Paid=cap(names))
         if PERSON[target]:
             self.controlled.append(target)
-            verb = _verb(paid, self.seed, n)
-            lead = pick(p["verbs"][verb], self.seed, n).format(target=decktet.name(target), Target=decktet.Name(target))
-            left = self.people_total - len(self.controlled)
-            tail = (
-                "Only one personality still stands in your way." if left == 1
-                else f"{left} personalities still stand in your way." if left else ""
-            )
-            self.say(f"{lead}, spending {decktet.names(paid)}. {tail}".strip(), verb=verb, target=target)
+            verb = _verb(paid, self.seed, target)
+            lead = self.say(f"verb {verb}", p["verbs"][verb]).format(**words)
+            self.narrate(f"{lead} {self.still_free()}".strip(), verb=verb, target=target)
         else:
-            gained = pick(p["gained"], self.seed, n).format(target=decktet.name(target), Target=decktet.Name(target))
-            self.say(gained + f" It cost {decktet.names(paid)}.")
-        self.at_court.discard(target)  # a personality leaving the court eases the pressure
+            self.narrate(self.say("gained", p["gained"]).format(**words))
+        if target in self.at_court:  # a personality leaving the court eases the pressure
+            self.at_court.remove(target)
 
     def finish(self) -> dict[str, Any]:
         outcome = self.outcome

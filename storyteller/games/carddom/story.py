@@ -27,7 +27,7 @@ class CarddomTale(Tale):
         self.lord: dict[str, Any] | None = None
         self.doom: dict[str, Any] | None = None
         self.here: int | None = None
-        self.returned: dict[int, str] = {}  # a return sentence waiting for something to happen there
+        self.returned: dict[int, str] = {}  # stack -> "the vast mountain": come back to, told once something happens there
 
     @property
     def begun(self) -> bool:
@@ -40,11 +40,18 @@ class CarddomTale(Tale):
         assert self.here is not None
         chapter = self.chapters[self.here]
         if self.here in self.returned:
-            chapter["beats"].append({"kind": "text", "text": self.returned.pop(self.here)})
+            back = self.say("return", self.p["phrasing"]["return"]).format(place=self.returned.pop(self.here))
+            chapter["beats"].append({"kind": "text", "text": back})
         chapter["beats"].append(beat)
 
     def journal(self, step) -> None:
         self.add({"kind": "journal", "text": step.event["text"], "prompt": step.event.get("prompt")})
+
+    def oracle(self, beat: dict[str, Any]) -> None:
+        if self.begun:
+            self.add(beat)
+        else:
+            super().oracle(beat)
 
     def draw(self, step) -> None:
         e, p, seed = step.event, self.p, self.seed
@@ -69,42 +76,49 @@ class CarddomTale(Tale):
         assert stack is not None
         if c.rank == "Joker":
             fatal = self.outcome is not None and self.outcome.cause == "joker-revealed"
-            self.doom = {"layer": layer, "stack": stack, "kind": self.t.joker_kind(seed, e["n"]), "fatal": fatal}
+            self.doom = {"layer": layer, "stack": stack, "kind": self.t.joker_kind(seed, e), "fatal": fatal}
             if layer == "location":
                 self.names[stack] = "a place of ill omen"
                 self.chapters[stack]["title"] = "A place of ill omen"
-            self.add({"kind": "joker", "text": _joker_sentence(self.doom, seed, e["n"])})
+            kind = "doom" if fatal else "shadow"
+            depth = "location" if layer == "location" else "deeper"
+            sentence = self.say(f"{kind} {depth}", p["phrasing"][kind][depth]).format(kind=self.doom["kind"])
+            self.add({"kind": "joker", "text": sentence})
             return
         if layer == "location":
             self.names[stack] = self.t.thing(c.id, layer)
             self.chapters[stack]["title"] = _title(self.names[stack])
             first = self.order and self.order[0] == stack
-            phrases = p["phrasing"]["enter" if first else "arrive"]
-            sentence = pick(phrases, seed, e["n"]).format(place=self.names[stack])
+            beat = "enter" if first else "arrive"
+            sentence = self.say(beat, p["phrasing"][beat]).format(place=self.names[stack])
         elif layer == "people":
-            sentence = pick(p["phrasing"]["people"], seed, e["n"]).format(people=self.t.thing(c.id, layer))
+            sentence = self.say("people", p["phrasing"]["people"]).format(people=self.t.thing(c.id, layer))
         elif layer == "values":
             value = p["values"][c.suits[0]]
             scale = p["scale"]["values"][c.rank]
-            sentence = pick(p["phrasing"]["values"], seed, e["n"]).format(value=value, Value=value.capitalize(), scale=scale)
+            sentence = self.say("values", p["phrasing"]["values"]).format(value=value, Value=value.capitalize(), scale=scale)
         else:
-            sentence = pick(p["phrasing"]["gift"], seed, e["n"]).format(gift=self.t.thing(c.id, layer))
+            sentence = self.say("gift", p["phrasing"]["gift"]).format(gift=self.t.thing(c.id, layer))
         self.add({"kind": "text", "text": sentence, "card": c.name, "layer": layer})
 
     def decision(self, step) -> None:
-        move, n, p = step.move, step.n, self.p
+        move, p = step.move, self.p
         if isinstance(move, (Enter, MoveTo)):
             here = self.here = move.stack
             if here not in self.chapters:
                 self.chapters[here] = {"stack": here, "where": where(here), "title": f"Stack {here}", "beats": []}
                 self.order.append(here)
             elif here in self.names:
-                the_place = "the " + self.names[here].split(" ", 1)[1]
-                self.returned[here] = pick(p["phrasing"]["return"], self.seed, n).format(place=the_place)
+                self.returned[here] = "the " + self.names[here].split(" ", 1)[1]
         elif isinstance(move, Take):
             c = card(move.card)
             self.taken.append({"id": c.id, "card": c.name, "from": self.names.get(self.here) if self.here else None})
-            self.add({"kind": "text", "text": pick(p["phrasing"]["take"], self.seed, n).format(card=c.name)})
+            back = self.returned.pop(self.here, None) if self.here is not None else None
+            if back is not None:  # come back for it: the return and the taking told in one sentence
+                text = self.say("return_take", p["phrasing"]["return_take"]).format(place=back, card=c.name)
+            else:
+                text = self.say("take", p["phrasing"]["take"]).format(card=c.name)
+            self.add({"kind": "text", "text": text})
 
     def finish(self) -> dict[str, Any]:
         for chapter in self.chapters.values():
@@ -160,8 +174,10 @@ class CarddomTeller(Teller):
     def goal(self, card_id: str) -> str:
         return self.prompts["goals"][card(card_id).suits[0]]
 
-    def joker_kind(self, seed: str, n: int) -> str:
-        return pick(self.prompts["jokers"], seed, "joker", n)
+    def joker_kind(self, seed: str, event: dict[str, Any]) -> str:
+        """What a Joker is in the story (a monster, a dragon...): fixed by its place in the
+        deal, so the same seed tells the same Joker whatever else the log holds."""
+        return pick(self.prompts["jokers"], seed, "joker", event["deal"], event["slot"])
 
     def thing(self, card_id: str, layer: str) -> str:
         """What a card is as this layer of a stack: "a vast city", "a host of elves"."""
@@ -196,8 +212,8 @@ class CarddomTeller(Teller):
             if to == "overlord":
                 return "The overlord is a Joker: this journey was doomed from the start."
             if variants.get("jokers", "revealed") == "revealed":
-                return f"A Joker: {self.joker_kind(seed, event['n'])} ends your journey here."
-            return f"A Joker: {self.joker_kind(seed, event['n'])} lies here; it can never be taken."
+                return f"A Joker: {self.joker_kind(seed, event)} ends your journey here."
+            return f"A Joker: {self.joker_kind(seed, event)} lies here; it can never be taken."
         if to == "character":
             return f"You are {self.role(card_id)}, and you seek {self.goal(card_id)}."
         if to == "overlord":
@@ -245,7 +261,9 @@ def _paragraphs(beats: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Run the narration between journal entries together into paragraphs."""
     out: list[dict[str, Any]] = []
     for beat in beats:
-        if beat["kind"] != "journal" and out and out[-1]["kind"] == "text":
+        if beat["kind"] == "oracle":
+            out.append(beat)  # a paragraph of its own
+        elif beat["kind"] != "journal" and out and out[-1]["kind"] == "text":
             out[-1] = {"kind": "text", "text": out[-1]["text"] + " " + beat["text"]}
         elif beat["kind"] == "journal":
             out.append({"kind": "journal", "text": beat["text"], "prompt": beat.get("prompt")})
@@ -259,20 +277,3 @@ def _title(place: str) -> str:
     words = place.split(" ", 1)
     return f"The {words[1]}" if len(words) == 2 else place
 
-
-def _joker_sentence(doom: dict[str, Any], seed: str, n: int) -> str:
-    if doom["fatal"]:
-        return pick(
-            [
-                f"Then, among the {doom['layer']} of that place, {doom['kind']} rose up, and the road ended there.",
-                f"But {doom['kind']} waited in that place, and nothing could be done against it.",
-            ],
-            seed, "doom", n,
-        )
-    return pick(
-        [
-            f"Among the {doom['layer']} of that place lurked {doom['kind']}; it could not be touched, and the journey went around it.",
-            f"A shadow lay there, {doom['kind']}, and the traveller let it be.",
-        ],
-        seed, "shadow", n,
-    )

@@ -5,6 +5,11 @@ are hidden pools the water uncovers as it circles round, pass after pass.
 Journaling questions come with the cards worth one: the source, and each reserve card
 turned up (a pool opening, or a card surfacing in it). The dozens of cards turned onto
 the waste pass quietly; the generic journal entry is always in the menu.
+
+The beats that come back many times in one story (a card reaching a fall, a pass, a pool
+giving up a card) take their words from the tale's dealt phrasings (:meth:`Tale.say`), so
+no wording comes again before the others have had their turn; a card reaching a fall may
+be told with the card it follows there and the suits the two share.
 """
 
 from __future__ import annotations
@@ -15,16 +20,24 @@ from typing import Any
 from storyteller import decktet
 from storyteller.engine import Draw
 from storyteller.games.cascades.rules import RESERVE_NAMES, TIERS, CascadesState, Play, place_of, reserve_draw
-from storyteller.narrative import pick
 from storyteller.stories import Tale, Teller
 from storyteller.stories.decktet import info, theme
 from storyteller.stories.decktet import meaning as card_meaning
-from storyteller.words import cap
+from storyteller.words import cap, join_and
 
 PARAGRAPH = 4  # plays told in one paragraph at most
+RECENT = 4  # how many of a beat's last wordings are not used again right away
 
 ORDINALS = ("first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth "
             "fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth").split()
+
+
+CARDINALS = "one two three four five six seven eight nine ten eleven twelve".split()
+
+
+def cardinal(n: int) -> str:
+    """``two``, ``twelve``; past twelve, the number."""
+    return CARDINALS[n - 1] if 1 <= n <= len(CARDINALS) else str(n)
 
 
 def ordinal(n: int) -> str:
@@ -50,17 +63,36 @@ class CascadesTale(Tale):
         self.told_since_pass = True
         self.tiers: list[list[str]] = [[] for _ in range(TIERS)]
         self.told: set[str] = set()  # cards whose meaning the tale has given
+        self.recent: dict[str, list[str]] = {}  # the words each kind of beat has used, in order
+
+    def words(self, kind: str, options: list[str]) -> str:
+        """The next words for this kind of beat (:meth:`Tale.say`), passing over any used
+        in the last few beats of its kind, so that no wording comes back within a few
+        lines when a new round of them is dealt."""
+        recent = self.recent.setdefault(kind, [])
+        keep = min(RECENT, (len(options) - 1) // 2)
+        words = self.say(kind, options)
+        for _ in range(len(options)):
+            if not keep or words not in recent[-keep:]:
+                break
+            words = self.say(kind, options)
+        recent.append(words)
+        return words
 
     @property
     def begun(self) -> bool:
         return self.started
 
-    def say(self, text: str, brk: bool = False) -> None:
+    def tell(self, text: str, brk: bool = False) -> None:
+        """One line of the tale (``brk``: it starts a paragraph)."""
         self.told_since_pass = True
         self.acts.append({"kind": "text", "text": text, "break": brk})
 
     def journal(self, step) -> None:
         self.acts.append({"kind": "journal", "text": step.event["text"]})
+
+    def oracle(self, beat: dict[str, Any]) -> None:
+        self.acts.append(beat)
 
     def step(self, step) -> None:
         self._pass(step)
@@ -73,10 +105,12 @@ class CascadesTale(Tale):
             acts = self.acts
             if not self.told_since_pass and acts and acts[-1].get("pass"):
                 self.idle += now - self.pass_seen
-                acts[-1]["text"] = self.p["idle"]["many"].format(count=self.idle + 1)
+                if "idle" not in acts[-1]:  # one wording for the line, however many passes it grows to
+                    acts[-1]["idle"] = self.words("idle", self.p["idle"]["many"])
+                acts[-1]["text"] = acts[-1]["idle"].format(count=cardinal(self.idle + 1))
             else:
                 self.idle = 0
-                self.say(pick(self.p["passes"], self.seed, "pass", step.n).format(n=now, nth=ordinal(now)), brk=True)
+                self.tell(self.words("pass", self.p["passes"]).format(n=now, nth=ordinal(now)), brk=True)
                 acts[-1]["pass"] = True
             self.told_since_pass = False
         self.pass_seen = now
@@ -93,34 +127,40 @@ class CascadesTale(Tale):
             return
         k, opens = found
         pool = p["pools"][str(k)]
-        words = pick(p["opened" if opens else "surfaced"], self.seed, "pool", step.n)
+        kind = "opened" if opens else "surfaced"
+        words = self.words(kind, p[kind])
         c = info(card_id)
         self.told.add(card_id)
-        self.say(words.format(pool=pool, pool_cap=cap(pool), **c) + f" {c['meaning']}", brk=opens)
+        self.tell(words.format(pool=pool, pool_cap=cap(pool), **c) + f" {c['meaning']}", brk=opens)
 
     def decision(self, step) -> None:
         self.started = True
-        move, p, n = step.move, self.p, step.n
+        move, p = step.move, self.p
         if not isinstance(move, Play):
             return  # a turn: the passes are told as they come
         card_id, k, t = move.card, move.reserve, move.tier
         fall = p["falls"][t - 1]
+        pool = p["pools"][str(k or 1)]
         c = info(card_id)
-        if not self.tiers[t - 1]:
-            words = pick(p["begins"], self.seed, "begins", n)
+        here = self.tiers[t - 1]
+        prev = here[-1] if here else None  # the card it follows in this fall
+        shared = _shared(card_id, prev) if prev else []  # never empty: the rules make them share a suit
+        if prev is None:
+            words = self.words("begins", p["begins"])
         elif k is not None:
-            words = pick(p["from_pool"], self.seed, "pool", n)
+            words = self.words("from_pool", p["from_pool"])
         else:
-            words = pick(p["plays"], self.seed, "play", n)
-        self.tiers[t - 1].append(card_id)
-        text = words.format(fall=fall, fall_cap=cap(fall), pool=p["pools"][str(k or 1)], **c)
+            words = self.words("play", p["plays"])
+        here.append(card_id)
+        text = words.format(fall=fall, fall_cap=cap(fall), pool=pool, pool_cap=cap(pool),
+                            prev=info(prev)["name"] if prev else "", shared=join_and(shared), **c)
         if card_id not in self.told:  # a card met in a pool was told of when it surfaced
             text += f" {c['meaning']}"
             self.told.add(card_id)
-        self.say(text, brk=not self.tiers[t - 1][:-1])
+        self.tell(text, brk=prev is None)
 
     def finish(self) -> dict[str, Any]:
-        p, seed, source = self.p, self.seed, self.source
+        p, source = self.p, self.source
         steps = self.walk.steps
         final: CascadesState | None = steps[-1].after if steps else None  # type: ignore[assignment]
         total = final.deck_size if final is not None else 0
@@ -131,7 +171,7 @@ class CascadesTale(Tale):
             left = [c for where, cards in final.places().items() if place_of(where)[0] != "tier" for c in cards]
         return {
             "source": source,
-            "source_words": pick(p["source"], seed, "source").format(**source) if source else "",
+            "source_words": self.words("source", p["source"]).format(**source) if source else "",
             "acts": _paragraphs(self.acts),
             "falls": [_fall(final, t, p["falls"][t - 1]) for t in range(1, TIERS + 1)] if final is not None else [],
             "placed": placed,
@@ -217,6 +257,12 @@ def _fall(state: CascadesState, tier: int, name: str) -> dict[str, Any]:
         "suit": main,
         "theme": theme(main) if main else "",
     }
+
+
+def _shared(card: str, prev: str) -> list[str]:
+    """The suits a card shares with the one it follows in a fall, in the deck's order."""
+    mine, theirs = set(decktet.get(card).suits), set(decktet.get(prev).suits)
+    return [s for s in decktet.SUITS if s in mine and s in theirs]
 
 
 def _paragraphs(acts: list[dict[str, Any]]) -> list[dict[str, Any]]:

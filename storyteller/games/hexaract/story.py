@@ -25,11 +25,10 @@ from storyteller.games.hexaract.rules import (
     short_label,
     suits_of,
 )
-from storyteller.narrative import pick
 from storyteller.stories import Tale, Teller
 from storyteller.stories.decktet import info, theme
 from storyteller.stories.decktet import meaning as card_meaning
-from storyteller.words import cap
+from storyteller.words import cap, join_and
 
 KIND_WORD = {"personality": "a personality", "location": "a location", "event": "an event"}
 CARD_TALLIES = ("thwarted", "suffered", "surveyed", "tired", "turned", "endured")
@@ -38,6 +37,27 @@ TALLIES = CARD_TALLIES + ("gathered", "lost", "placed", "aces")
 
 def dice_line(dice) -> str:
     return " ".join(str(d) for d in dice)
+
+
+def dice_words(dice) -> str:
+    """The dice of a roll as a sentence says them: "3, 5, 6, 1 and 2"."""
+    return join_and(str(d) for d in dice)
+
+
+def couplet_words(dice) -> str:
+    """The two dice of a couplet: "a 5 and a 2", "a wild 6 and a 3", "two wild sixes"."""
+    if all(d == 6 for d in dice):
+        return "two wild sixes"
+    return " and ".join("a wild 6" if d == 6 else f"a {d}" for d in dice)
+
+
+def harm_band(harm: int) -> str:
+    """How near the harm is to the end of the road, in the words' own bands."""
+    if harm >= HARM_LIMIT:
+        return "last"
+    if harm >= HARM_LIMIT - 3:
+        return "high"
+    return "middle" if harm >= 4 else "low"
 
 
 def piece(suit: str) -> str:
@@ -107,12 +127,13 @@ class HexaractTale(Tale):
         self.between = False  # the turn's consequences are over; draws belong to the next day
         self.tally: dict[str, list] = {k: [] for k in TALLIES}
         self.final = None  # the state after the last step told
+        self.hurt_last: set[str] = set()  # the cards that hurt you the evening before
 
     @property
     def begun(self) -> bool:
         return self.day is not None
 
-    def say(self, text: str, **extra: Any) -> None:
+    def tell(self, text: str, **extra: Any) -> None:
         assert self.day is not None
         self.day["beats"].append({"kind": "text", "text": text, **extra})
 
@@ -126,6 +147,12 @@ class HexaractTale(Tale):
     def journal(self, step) -> None:
         assert self.day is not None
         self.day["beats"].append({"kind": "journal", "text": step.event["text"]})
+
+    def oracle(self, beat: dict[str, Any]) -> None:
+        if self.day is not None:
+            self.day["beats"].append(beat)
+        else:
+            super().oracle(beat)
 
     def step(self, step) -> None:
         super().step(step)
@@ -142,69 +169,83 @@ class HexaractTale(Tale):
             self.setup["journey"].append(_card_info(card_id))
         else:
             self.today()
-            arrival = pick(self.p["arrival"][kind_of(card_id)], self.seed, e["n"])
+            kind = kind_of(card_id)
+            arrival = self.say("arrival " + kind, self.p["arrival"][kind])
             text = arrival.format(name=decktet.name(card_id), Name=decktet.Name(card_id))
-            self.say(text + " " + card_meaning(card_id), card=card_id)
+            self.tell(text + " " + card_meaning(card_id), card=card_id)
 
     def roll(self, step) -> None:
         self.started = True
         self.today()
         assert self.day is not None
-        self.day["beats"].append({"kind": "dice", "text": dice_line(step.event["dice"])})
+        dice = list(step.event["dice"])
+        sixes = dice.count(6)
+        if not any(isinstance(a.move, Assign) for a in step.after.legal_actions()):
+            how = "barren"  # no couplet fits any card on the journey
+        else:
+            how = ("none", "one", "two")[sixes] if sixes < 3 else "wild"
+        words = self.say("dice " + how, self.p["dice"][how]).format(dice=dice_words(dice))
+        self.day["beats"].append({"kind": "dice", "text": words, "dice": dice})
 
     def decision(self, step) -> None:
-        move, after, n = step.move, step.after, step.n
+        move, after = step.move, step.after
         if isinstance(move, (Assign, Spend)):
-            self.say(self._deed(move, after, n))
+            self.tell(self._deed(move, after))
         elif after.phase != "pay":  # the turn's consequences are all paid
-            self._tell_consequences(after, n)
+            self._tell_consequences(after)
             self.between = True
 
-    def _deed(self, move: Assign | Spend, after, n: int) -> str:
+    def _deed(self, move: Assign | Spend, after) -> str:
         """A couplet or a spend, in the story's words."""
-        p, seed, tally = self.p, self.seed, self.tally
+        p, tally = self.p, self.tally
         card_id, suit = move.card, move.suit
-        fmt = {"name": decktet.name(card_id), "Name": decktet.Name(card_id), "suit": suit, "piece": piece(suit)}
+        fmt = {"name": decktet.name(card_id), "Name": decktet.Name(card_id), "suit": suit, "piece": piece(suit),
+               "Piece": cap(piece(suit))}
+        if isinstance(move, Assign):
+            fmt["couplet"] = couplet_words(move.dice)
+            fmt["Couplet"] = cap(fmt["couplet"])
         done = card_id not in after.journey  # it left the journey: thwarted, turned, surveyed
         kind = kind_of(card_id)
         if isinstance(move, Spend):
             tally["placed"].append(suit)
-            text = pick(p["spent"], seed, n).format(**fmt)
+            text = self.say("spent", p["spent"]).format(**fmt)
             if done:
                 tally["surveyed"].append(card_id)
-                text += " " + pick(p["surveyed"], seed, n).format(**fmt)
+                text += " " + self.say("surveyed", p["surveyed"]).format(**fmt)
         elif kind == "personality":
             tally["thwarted"].append(card_id)
             tally["gathered"].append(suit)
-            text = pick(p["thwarted"], seed, n).format(**fmt)
+            text = self.say("thwarted", p["thwarted"]).format(**fmt)
         elif kind == "event":
             tally["turned"].append(card_id)
             tally["gathered"].append(suit)
-            text = pick(p["turned"], seed, n).format(**fmt)
+            text = self.say("turned", p["turned"]).format(**fmt)
         else:
-            text = pick(p["survey"], seed, n).format(**fmt)
+            text = self.say("survey", p["survey"]).format(**fmt)
             if done:
                 tally["surveyed"].append(card_id)
-                text += " " + pick(p["surveyed"], seed, n).format(**fmt)
+                text += " " + self.say("surveyed", p["surveyed"]).format(**fmt)
         if move.ace == NO_ACE:
             text += " " + p["no_ace"]
         elif move.ace:
             s = ace_suit(move.ace)
             tally["gathered"].append(s)
             tally["aces"].append(s)
-            text += " " + pick(p["ace"], seed, n).format(ace=decktet.name(move.ace), piece=piece(s), suit=s)
+            text += " " + self.say("ace", p["ace"]).format(ace=decktet.name(move.ace), piece=piece(s), suit=s)
         return text
 
-    def _tell_consequences(self, state, n: int) -> None:
-        """One paragraph: who hurt you, what was taken, what passed, how the day ended."""
-        p, seed, tally = self.p, self.seed, self.tally
-        hurt, taken, missed, passed = [], [], [], []
+    def _tell_consequences(self, state) -> None:
+        """One paragraph: who hurt you (told another way when the same cards hurt you the
+        evening before) and how far the harm has come, what each event took or failed to
+        take (and whether it passed with it), and how the day ended."""
+        p, tally = self.p, self.tally
+        hurt, taken, missed, passed = [], {}, [], []
         for c in state.consequences:
             if c.kind == "harm":
                 hurt.append(c.card)
                 tally["suffered" if kind_of(c.card) == "personality" else "tired"].append(c.card)
             elif c.kind == "token lost":
-                taken.append((c.card, c.suit))
+                taken[c.card] = c.suit
                 tally["endured"].append(c.card)
                 tally["lost"].append(c.suit)
             elif c.kind == "no token":
@@ -218,19 +259,29 @@ class HexaractTale(Tale):
             for group, words in (("personality", "harm_people"), ("location", "harm_places")):
                 cards = [c for c in hurt if kind_of(c) == group]
                 if cards:
+                    if set(cards) <= self.hurt_last:
+                        words += "_again"
                     names = decktet.names(cards)
-                    bits.append(pick(p[words], seed, n, group).format(names=names, Names=cap(names)))
-            parts.append(" ".join(bits) + f" Harm: {state.harm} of {HARM_LIMIT}.")
-        for card_id, suit in taken:
+                    bits.append(self.say(words, p[words]).format(names=names, Names=cap(names)))
+            band = harm_band(state.harm)
+            count = self.say("harm " + band, p["harm"][band])
+            bits.append(count.format(harm=state.harm, limit=HARM_LIMIT, left=HARM_LIMIT - state.harm))
+            parts.append(" ".join(bits))
+        self.hurt_last = set(hurt)
+        for card_id, suit in taken.items():
             fmt = {"Name": decktet.Name(card_id), "name": decktet.name(card_id), "piece": piece(suit), "suit": suit}
-            parts.append(pick(p["taken"], seed, n, card_id).format(**fmt))
+            words = "taken_last" if card_id in passed else "taken"
+            parts.append(self.say(words, p[words]).format(**fmt))
         for card_id in missed:
-            parts.append(pick(p["missed"], seed, n, card_id).format(Name=decktet.Name(card_id)))
+            fmt = {"Name": decktet.Name(card_id), "name": decktet.name(card_id)}
+            words = "missed_last" if card_id in passed else "missed"
+            parts.append(self.say(words, p[words]).format(**fmt))
         for card_id in passed:
-            parts.append(pick(p["passed"], seed, n, card_id).format(Name=decktet.Name(card_id)))
+            if card_id not in taken and card_id not in missed:
+                parts.append(self.say("passed", p["passed"]).format(Name=decktet.Name(card_id)))
         if not parts:
-            parts.append(pick(p["quiet"], seed, n))
-        self.say(" ".join(parts), consequences=True)
+            parts.append(self.say("quiet", p["quiet"]))
+        self.tell(" ".join(parts), consequences=True)
 
     def finish(self) -> dict[str, Any]:
         final, tally = self.final, self.tally

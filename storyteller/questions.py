@@ -1,0 +1,572 @@
+"""Journaling questions: one written for every card in every role it takes, asked so that a
+player hears a new one each time.
+
+A game's **question bank** (``prompts/<game>.questions.json``) holds, for each *role* a card
+can take (Carddom's ``location``, Adaman's ``court``, Hexaract's ``personality-harm``...):
+
+- ``cards``: questions written for each card in that role, in order of depth: a player
+  meets the first the first time the card comes in that role, the next one in a later
+  game, and so on;
+- ``compose``: pieces for when the written ones are used up: a *lead* by suit (a sentence
+  naming the card) and an *ask* by rank (a question), joined as "lead ask";
+- ``echo``: questions that reach back to an earlier card of the same game, by name.
+
+and ``moments`` (the start, the turning points, the end) with ``moment_echo``: moment
+questions that name a card of the game.
+
+Every question has a **stable id** that says exactly which words it is, so its text can be
+made again from the id alone (and a log checked against it):
+
+- ``ROLE:CARD:I`` the I-th written question of CARD in ROLE;
+- ``ROLE:CARD:c:SUIT:I:RANK:J`` a composed one (lead I of SUIT, ask J of RANK);
+- ``ROLE:CARD:e:I:EROLE:ECARD`` echo I, naming ECARD as it was in EROLE.
+
+ROLE may carry a parameter after a dot (``tier.2``: the second fall), and a moment is the
+role ``@NAME`` (``@won``, ``@take``) with the card ``*`` where it names none. Ids are only
+ever added to a bank, never renumbered: a log keeps meaning what it asked.
+
+**Choosing** (:meth:`Questions.choose`): never a question already asked in this game; across
+the player's saved games, the least-asked written question of that card and role first (in
+order of depth), then a composed one the player has not met; after the game's 8th reveal,
+about one question in four reaches back to an earlier card, when one fits. What the player
+has been asked is counted from their logs (:func:`history`); any cache of it is only a cache.
+
+What a step means for the questions (the roles its cards take, the question it raises, if
+any) is each game's own: a subclass of :class:`Questions` in ``games/<game>/questions.py``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Iterable, Sequence
+
+from storyteller.rng import Stream
+
+if TYPE_CHECKING:
+    from storyteller.registry import Registration
+
+ECHO_AFTER = 8  # reveals (cards turned up) before a question may reach back to an earlier card
+ECHO_SHARE = 0.3  # how often, after that, a question that can reach back does
+END_MOMENTS = {"won": "won", "lost": "lost", "utter loss": "utter-loss", "abandoned": "abandoned"}
+
+
+@dataclass(frozen=True)
+class Role:
+    """What a step made a card be: ``Role("location", "KH")``, ``Role("tier", "mill", "2")``."""
+
+    role: str
+    card: str = "*"
+    param: str = ""
+
+    @property
+    def key(self) -> str:
+        return f"{self.role}.{self.param}" if self.param else self.role
+
+    @classmethod
+    def of(cls, key: str, card: str = "*") -> "Role":
+        role, _, param = key.partition(".")
+        return cls(role, card, param)
+
+
+@dataclass(frozen=True)
+class Occasion:
+    """A question to ask now: for a card in a role (or a moment, the role ``@NAME``), and
+    whether it is one of the game's turning points (asked with ``questions = key-moments``)."""
+
+    role: Role
+    key: bool = True
+
+
+@dataclass(frozen=True)
+class Question:
+    id: str
+    text: str
+    names: tuple[Role, ...] = ()  # the earlier cards it names, in their roles
+
+
+@dataclass
+class Seen:
+    """One step of a game as the questions see it: its kind ("draw", "roll", "decision"),
+    its log event, the state after it and, for a decision, the state before it and its move."""
+
+    kind: str
+    event: dict[str, Any]
+    after: Any
+    before: Any = None
+    move: Any = None
+
+    @property
+    def n(self) -> int:
+        return self.event["n"]
+
+
+@dataclass
+class Game:
+    """What one game has shown so far, for the questions: the roles its cards took (each
+    with the step that gave it), how many cards were turned up, and what was asked."""
+
+    facts: list[tuple[int, Role]] = field(default_factory=list)
+    reveals: int = 0
+    asked: set[str] = field(default_factory=set)
+    texts: set[str] = field(default_factory=set)
+    decisions: int = 0
+    last_decision: int = 0  # the n of the last decision
+    last_roll: int = 0  # the n of the last roll
+    notes: dict[str, Any] = field(default_factory=dict)  # what a game's questions keep for themselves
+
+    def earlier(self) -> list[tuple[int, Role]]:
+        return list(self.facts)
+
+    def since(self, n: int) -> list[tuple[int, Role]]:
+        return [(k, r) for k, r in self.facts if k > n]
+
+    def step_of(self, role: Role) -> int | None:
+        """The step at which a card took this role (the latest), if it did."""
+        for k, r in reversed(self.facts):
+            if r.card == role.card and r.key == role.key:
+                return k
+        return None
+
+    def take_back(self, n: int) -> None:
+        """Forget what steps ``n`` and after showed (an undo, a correction)."""
+        self.facts = [(k, r) for k, r in self.facts if k < n]
+
+
+def _fill(text: str, values: dict[str, str]) -> str:
+    out = text
+    for name, value in values.items():
+        out = out.replace("{" + name + "}", value)
+        cap = name[:1].upper() + name[1:]
+        out = out.replace("{" + cap + "}", value[:1].upper() + value[1:])
+    return out
+
+
+class Bank:
+    """A game's questions, read from its JSON file: the written ones, the pieces to compose
+    more, the echoes and the moments. Pure data and text; which card is where is the game's."""
+
+    def __init__(self, data: dict[str, Any]) -> None:
+        self.roles: dict[str, Any] = data.get("roles", {})
+        self.moments: dict[str, list[str]] = data.get("moments", {})
+        self.moment_echo: dict[str, list[dict[str, Any]]] = data.get("moment_echo", {})
+
+    @classmethod
+    def load(cls, path: Path) -> "Bank":
+        return cls(json.loads(path.read_text(encoding="utf-8")))
+
+    def written(self, role: Role) -> list[str]:
+        if role.role.startswith("@"):
+            return list(self.moments.get(role.role[1:], []))
+        return list(self.roles.get(role.role, {}).get("cards", {}).get(role.card, []))
+
+    def leads(self, role: Role, suit: str) -> list[str]:
+        return list(self.roles.get(role.role, {}).get("compose", {}).get("suit", {}).get(suit, []))
+
+    def asks(self, role: Role, rank: str) -> list[str]:
+        return list(self.roles.get(role.role, {}).get("compose", {}).get("rank", {}).get(rank, []))
+
+    def echoes(self, role: Role) -> list[dict[str, Any]]:
+        if role.role.startswith("@"):
+            return list(self.moment_echo.get(role.role[1:], []))
+        return list(self.roles.get(role.role, {}).get("echo", []))
+
+    def size(self) -> int:
+        """How many questions are written in it (card questions and moments)."""
+        n = sum(len(qs) for r in self.roles.values() for qs in r.get("cards", {}).values())
+        return n + sum(len(qs) for qs in self.moments.values())
+
+
+class Questions:
+    """What a game asks, and when: made by the game's registration, with its question bank.
+
+    A game says, for each step, the roles its cards took (:meth:`facts`) and the question
+    the step raises, if any (:meth:`occasion`); how a card is named in a role
+    (:meth:`words`); and the placeholders a role fills (:meth:`placeholders`). This base
+    class reads a game that has no bank of its own the way storyteller always did: the
+    teller's ``topic`` of each draw, from the ``questions`` of the game's prompts."""
+
+    def __init__(self, registration: "Registration") -> None:
+        self.registration = registration
+        self.name = registration.name
+        path = registration.question_bank
+        if path is not None:
+            self.bank = Bank.load(path)
+        else:
+            legacy = registration.prompt_data.get("questions", {})
+            self.bank = Bank({"roles": {t: {"cards": {"*": qs}} for t, qs in legacy.items()},
+                              "moments": {m: ["A last word for your journal?"] for m in END_MOMENTS.values()}})
+
+    # -- what a game says ---------------------------------------------------------------
+
+    def facts(self, step: Seen, game: Game) -> list[Role]:
+        """The roles the cards of this step took (for echoes, and the game's own choices)."""
+        if self.registration.question_bank is None and step.kind in ("draw", "roll"):
+            topic = self.registration.teller.topic(step.event)
+            return [Role(topic)] if topic else []
+        return []
+
+    def occasion(self, step: Seen, game: Game) -> Occasion | None:
+        """The question this step raises (after it), or None."""
+        if self.registration.question_bank is None and step.kind in ("draw", "roll"):
+            topic = self.registration.teller.topic(step.event)
+            return Occasion(Role(topic), self.registration.teller.key_moment(step.event)) if topic else None
+        return None
+
+    def start(self, game: Game) -> Occasion | None:
+        """The question asked before the first decision."""
+        return Occasion(Role("@start")) if self.bank.moments.get("start") else None
+
+    def end(self, result: str, game: Game) -> Occasion:
+        """The last word, once the game is over."""
+        return Occasion(Role("@" + END_MOMENTS.get(result, "lost")))
+
+    def words(self, card: str, role: Role) -> str:
+        """How the card is named in this role, with a small "the" where it takes one."""
+        from storyteller.table import card_name
+
+        return card_name(card)
+
+    def placeholders(self, role: Role) -> dict[str, str]:
+        """Other words a role fills in (Cascades: ``{fall}`` for tier 2)."""
+        return {}
+
+    def card(self, card: str) -> Any:
+        """The card's facts (rank, suits), for composing."""
+        from storyteller.cards import all_cards
+
+        return all_cards().get(card)
+
+    # -- the candidates ------------------------------------------------------------------
+
+    def written_ids(self, role: Role) -> list[str]:
+        return [f"{role.key}:{role.card}:{i}" for i in range(len(self.bank.written(role)))]
+
+    def composed_ids(self, role: Role) -> list[str]:
+        c = self.card(role.card) if not role.role.startswith("@") else None
+        if c is None:
+            return []
+        out = []
+        for suit in c.suits:
+            for i in range(len(self.bank.leads(role, suit))):
+                for j in range(len(self.bank.asks(role, c.rank))):
+                    out.append(f"{role.key}:{role.card}:c:{suit}:{i}:{c.rank}:{j}")
+        return out
+
+    def echo_ids(self, role: Role, game: Game) -> list[str]:
+        out = []
+        here = (role.key, role.card)
+        for i, echo in enumerate(self.bank.echoes(role)):
+            allowed = set(echo.get("with", []))
+            seen = set()
+            for _, earlier in game.facts:
+                if earlier.role in allowed and (earlier.key, earlier.card) != here and earlier.card != role.card:
+                    key = (earlier.key, earlier.card)
+                    if key not in seen:
+                        seen.add(key)
+                        out.append(f"{role.key}:{role.card}:e:{i}:{earlier.key}:{earlier.card}")
+        return out
+
+    def candidates(self, occasion: Occasion, game: Game) -> tuple[list[str], list[str], list[str]]:
+        """The ids this occasion may ask, in three groups: written, composed, echoes (a card's
+        echoes only once the game has turned up enough cards)."""
+        role = occasion.role
+        moment = role.role.startswith("@")  # a moment may name any card the game has shown
+        echoes = self.echo_ids(role, game) if moment or game.reveals >= ECHO_AFTER else []
+        return self.written_ids(role), self.composed_ids(role), echoes
+
+    # -- an id's words ----------------------------------------------------------------------
+
+    def text(self, qid: str) -> str | None:
+        """The words of a question id, or None if this game has no such question."""
+        found = self.parse(qid)
+        return None if found is None else found[0]
+
+    def parse(self, qid: str) -> tuple[str, Role, tuple[Role, ...]] | None:
+        """(text, the role asked about, the earlier roles it names) of an id, or None."""
+        parts = qid.split(":")
+        if len(parts) < 3:
+            return None
+        role = Role.of(parts[0], parts[1])
+        values = {"card": self.words(role.card, role) if role.card != "*" else ""} | self.placeholders(role)
+        try:
+            if len(parts) == 3:
+                i = int(parts[2])
+                texts = self.bank.written(role)
+                if not 0 <= i < len(texts):
+                    return None
+                return _fill(texts[i], values), role, ()
+            if parts[2] == "c" and len(parts) == 7:
+                suit, i, rank, j = parts[3], int(parts[4]), parts[5], int(parts[6])
+                c = self.card(role.card)
+                if c is None or suit not in c.suits or rank != c.rank:
+                    return None
+                leads, asks = self.bank.leads(role, suit), self.bank.asks(role, rank)
+                if not (0 <= i < len(leads) and 0 <= j < len(asks)):
+                    return None
+                return _fill(f"{leads[i]} {asks[j]}", values), role, ()
+            if parts[2] == "e" and len(parts) == 6:
+                i = int(parts[3])
+                echoes = self.bank.echoes(role)
+                if not 0 <= i < len(echoes):
+                    return None
+                earlier = Role.of(parts[4], parts[5])
+                if earlier.role not in echoes[i].get("with", []):
+                    return None
+                values["earlier"] = self.words(earlier.card, earlier)
+                return _fill(echoes[i]["text"], values), role, (earlier,)
+        except (ValueError, KeyError, TypeError):
+            return None
+        return None
+
+    def question(self, qid: str) -> Question | None:
+        found = self.parse(qid)
+        if found is None:
+            return None
+        text, role, names = found
+        if role.role.startswith("@") and role.card != "*":
+            names = (Role("*", role.card),) + names  # a moment that names a card the game showed
+        return Question(qid, text, names)
+
+    # -- choosing ----------------------------------------------------------------------------
+
+    def choose(self, occasion: Occasion, game: Game, history: Counter, seed: str, n: int) -> Question | None:
+        """The question to ask for ``occasion`` at step ``n`` (see the module's words)."""
+        written, composed, echoes = self.candidates(occasion, game)
+
+        def fresh(ids: Iterable[str]) -> list[tuple[str, str]]:
+            out = []
+            for qid in ids:
+                if qid in game.asked:
+                    continue
+                text = self.text(qid)
+                if text and text not in game.texts:
+                    out.append((qid, text))
+            return out
+
+        w, c, e = fresh(written), fresh(composed), fresh(echoes)
+        stream = Stream(seed, "question", str(n))
+        if e and stream.random() < ECHO_SHARE:
+            unseen = [x for x in e if history[x[0]] == 0]
+            if unseen:
+                return self.question(stream.choice(unseen)[0])
+        for group, in_order in ((w, True), (c, False), (e, False)):
+            unseen = [x for x in group if history[x[0]] == 0]
+            if unseen:
+                return self.question((unseen[0] if in_order else stream.choice(unseen))[0])
+        every = w + c + e
+        if not every:
+            return None
+        least = min(history[x[0]] for x in every)
+        return self.question(next(x for x in every if history[x[0]] == least)[0])
+
+    def can_ask(self, qid: str, occasion: Occasion | None, game: Game) -> bool:
+        """Whether ``qid`` is one of the questions this game could ask for ``occasion`` (a
+        log's question is checked so: the history chooses among them, so another may have
+        been chosen, but only one of these)."""
+        if occasion is None:
+            return False
+        written, composed, echoes = self.candidates(occasion, game)
+        return qid in written or qid in composed or qid in echoes
+
+
+HISTORY = ".questions.json"  # what the player was asked, counted per game, with the logs it was counted from
+HISTORY_VERSION = 1
+
+
+def history(folder: Path | None, game: str, leave_out: Path | None = None) -> Counter:
+    """How many times the player was asked each question of ``game`` in their saved games
+    (the logs a person played in ``folder``, at the terminal or from an answers file; the
+    built-in players ask nothing), leaving out the log ``leave_out`` (the game being played).
+
+    Made from the logs (through the records' cache, :mod:`storyteller.records`); the counts
+    are kept beside them (``.questions.json``) with the size and time of every log they
+    were counted from, and made again when any of those changed: only ever a cache."""
+    import hashlib
+    import os
+
+    counts: Counter = Counter()
+    if folder is None or not folder.is_dir():
+        return counts
+    skip = leave_out.name if leave_out is not None and leave_out.resolve().parent == folder.resolve() else None
+    try:
+        stamps = sorted((e.name, e.stat().st_size, e.stat().st_mtime_ns) for e in os.scandir(folder)
+                        if e.name.endswith(".jsonl") and e.name != skip)
+    except OSError:
+        return counts
+    sig = hashlib.sha256(json.dumps(stamps).encode()).hexdigest()
+    path = folder / HISTORY
+    try:
+        kept = json.loads(path.read_text(encoding="utf-8"))
+        found = kept["games"][game] if kept.get("version") == HISTORY_VERSION else None
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        kept, found = {}, None
+    if isinstance(found, dict) and found.get("sig") == sig and isinstance(found.get("counts"), dict):
+        return Counter({k: v for k, v in found["counts"].items() if type(v) is int})
+    from storyteller.records import records
+
+    for r in records(folder)[0]:
+        if r.game == game and r.own and r.file != skip:
+            counts.update(r.questions)
+    games = kept.get("games") if isinstance(kept, dict) and kept.get("version") == HISTORY_VERSION else None
+    games = dict(games) if isinstance(games, dict) else {}
+    games[game] = {"sig": sig, "counts": dict(counts)}
+    tmp = folder / f".{HISTORY}.{os.getpid()}.tmp"
+    try:
+        tmp.write_text(json.dumps({"version": HISTORY_VERSION, "games": games}), encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError:  # a folder we may read but not write: no cache, the same counts
+        try:
+            tmp.unlink()
+        except OSError:
+            pass
+    return counts
+
+
+def role_names(names: Sequence[Role], game: Game) -> list[int]:
+    """The step numbers at which the cards a question names were turned up in their roles."""
+    out = []
+    for r in names:
+        if r.role == "*":
+            found = next((k for k, f in reversed(game.facts) if f.card == r.card), None)
+        else:
+            found = game.step_of(r)
+        if found is not None:
+            out.append(found)
+    return out
+
+
+# -- one game's questions, as it is played or read -----------------------------------------
+
+
+class Asker:
+    """The questions of one game: it hears every step in order (:meth:`hear`), remembers the
+    roles the cards took and what was asked, and chooses each question (:meth:`ask`).
+
+    ``history`` counts what the player was asked in their other games (:func:`history`);
+    ``setting`` is the ``questions`` setting: ``every-reveal`` asks at each occasion,
+    ``key-moments`` at the turning points, ``none`` never (the last word is always asked)."""
+
+    def __init__(self, questions: Questions, seed: str, history: Counter | None = None,
+                 setting: str = "every-reveal") -> None:
+        self.questions = questions
+        self.seed = seed
+        self.history = history if history is not None else Counter()
+        self.setting = setting
+        self.game = Game()
+        self.occasions: dict[int, Occasion | None] = {}  # by the n of the step that raised it
+        self.started = False  # the start's question was asked (or the first decision is past)
+
+    def hear(self, step: Seen) -> Occasion | None:
+        """Take in one draw, roll or decision; returns the occasion it raises, if any."""
+        game = self.game
+        if step.kind == "draw":
+            game.reveals += 1
+        elif step.kind == "roll":
+            game.last_roll = step.n
+        for role in self.questions.facts(step, game):
+            game.facts.append((step.n, role))
+        occasion = self.questions.occasion(step, game)
+        if step.kind == "decision":
+            game.decisions += 1
+            game.last_decision = step.n
+            self.started = True
+        self.occasions[step.n] = occasion
+        return occasion
+
+    def take_back(self, n: int) -> None:
+        """An undo of decision ``n``, or a correction of draw ``n``: what those steps showed is
+        forgotten (what was asked stays asked)."""
+        self.game.take_back(n)
+
+    def wants(self, occasion: Occasion | None, always: bool = False) -> bool:
+        if occasion is None:
+            return False
+        if always:
+            return True
+        return self.setting == "every-reveal" or self.setting == "key-moments" and occasion.key
+
+    def ask(self, occasion: Occasion | None, n: int, always: bool = False) -> Question | None:
+        """The question to ask for ``occasion`` at event ``n`` (None when the setting asks
+        nothing here, or nothing is left to ask)."""
+        if not self.wants(occasion, always):
+            return None
+        assert occasion is not None
+        return self.questions.choose(occasion, self.game, self.history, self.seed, n)
+
+    def start(self) -> Occasion | None:
+        if self.started:
+            return None
+        self.started = True
+        return self.questions.start(self.game)
+
+    def end(self, result: str) -> Occasion:
+        return self.questions.end(result, self.game)
+
+    def asked(self, qid: str, text: str) -> None:
+        self.game.asked.add(qid)
+        self.game.texts.add(text)
+
+    def names(self, question: Question) -> list[int]:
+        return role_names(question.names, self.game)
+
+
+@dataclass
+class Asked:
+    """A question a log recorded, as replay checks it: its event, whether the game could ask
+    it there, the step numbers of the earlier cards it names, and whether it was answered."""
+
+    event: dict[str, Any]
+    valid: bool
+    names: list[int]
+    answered: bool = False
+
+    @property
+    def about(self) -> int | None:
+        return self.event.get("about")
+
+
+def replay(questions: Questions, log: Any, steps: Sequence[Any]) -> tuple[dict[int, Asked], list[str]]:
+    """Every question a log recorded, checked against what the game could ask where it was
+    asked (the steps of a walk that kept them), and the notes for those it could not."""
+    asker = Asker(questions, log.seed)
+    out: dict[int, Asked] = {}
+    notes: list[str] = []
+    end_result: str | None = None
+    for step in steps:
+        kind = step.kind
+        e = step.event
+        if kind in ("draw", "roll") and not step.undone:
+            if step.corrects is not None:
+                asker.take_back(step.corrects)
+            asker.hear(Seen(kind, e, step.after, step.before))
+        elif kind == "decision" and not step.undone:
+            asker.hear(Seen(kind, e, step.after, step.before, step.move))
+        elif kind == "undo":
+            asker.take_back(e["of"])
+        elif kind == "end":
+            end_result = e["result"]
+        elif kind == "question":
+            qid, text = e["id"], e["text"]
+            about = e.get("about")
+            if about is None:
+                occasion = questions.start(asker.game)
+            elif end_result is not None and about == _end_n(steps):
+                occasion = questions.end(end_result, asker.game)
+            else:
+                occasion = asker.occasions.get(about)
+            valid = questions.can_ask(qid, occasion, asker.game) and questions.text(qid) == text
+            found = questions.question(qid) if valid else None
+            out[e["n"]] = Asked(e, valid, asker.names(found) if found else [])
+            if not valid:
+                notes.append(f"line {e['n'] + 1}: the question asked here is not one the game asks after that step")
+            asker.asked(qid, text)
+        elif kind == "journal" and e.get("question") in out:
+            out[e["question"]].answered = True
+    return out, notes
+
+
+def _end_n(steps: Sequence[Any]) -> int | None:
+    return next((s.event["n"] for s in steps if s.kind == "end"), None)
