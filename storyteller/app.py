@@ -361,6 +361,8 @@ def export(
     template: Path | None = None,
     force: bool = False,
     format: str | None = None,
+    paper: str | None = None,
+    pictures: bool = False,
 ) -> int:
     from storyteller import config
     from storyteller import export as exporter
@@ -374,6 +376,14 @@ def export(
     renderer = exporter.RENDERERS.get(name)
     if renderer is None:
         raise UserError(f"unknown format '{name}' (formats: {', '.join(exporter.RENDERERS)})", EXIT_USAGE)
+    page = name in ("html", "pdf")
+    if paper is not None and not page:
+        raise UserError(f"--paper is the printed page of an html or pdf export, not of {name}: leave it out", EXIT_USAGE)
+    paper = config.get("export.paper", flag=None if paper is None else paper.strip().lower())
+    if pictures and name not in ("markdown", "obsidian"):
+        already = "the html page has its pictures already" if page else f"a {name} export has no pictures"
+        raise UserError(f"--pictures writes pictures beside a markdown or obsidian note ({already}): leave it out",
+                        EXIT_USAGE)
     if story and playthrough:
         raise UserError("choose one: --story or --playthrough", EXIT_USAGE)
     asked = "story" if story else "playthrough" if playthrough else None
@@ -385,39 +395,79 @@ def export(
     kind = asked or renderer.kinds[0]
     if output is not None and str(output) == "-":  # as for most tools: standard output
         output = None
+    if output is None and pictures:
+        raise UserError(f"--pictures writes the pictures beside the note: give the note's file, as in -o {kind}.md",
+                        EXIT_USAGE)
+    if output is None and name == "pdf" and sys.stdout.isatty():
+        raise UserError(f"a PDF is not for the terminal: give a file to write it to, as in -o {kind}.pdf", EXIT_USAGE)
+    browser = None
+    if name == "pdf":
+        from storyteller import pdf
+
+        browser = pdf.find_browser()
+        if browser is None:
+            html = command("storyteller", "export", path, f"--{kind}", "--format", "html", "-o", f"{kind}.html")
+            raise UserError(pdf.no_browser(html))
     if output is not None:  # before any work: only a regular file, and an existing one only with --force
         try:
             exporter.check_output(output, force)
         except exporter.OutputProblem as e:
             raise UserError(str(e)) from None
     log = store.open_log(path)
+    files: dict[str, str] = {}
     try:
-        text = exporter.render(log, kind, template, name)  # cleaned of control characters
+        if browser is not None:
+            from storyteller.pdf import PdfProblem
+
+            try:
+                text: str | bytes = exporter.render_pdf(log, browser, kind, template, paper)
+            except PdfProblem as e:
+                raise UserError(f"cannot print the PDF: {e}") from None
+        elif pictures:
+            assert output is not None
+            text, files = exporter.render_with_pictures(log, output.stem, kind, template, name)
+        else:
+            text = exporter.render(log, kind, template, name, paper)  # cleaned of control characters
     except exporter.TemplateProblem as e:
         raise UserError(str(e)) from None
     if output is None:
-        sys.stdout.write(text)
-        sys.stdout.flush()
+        if isinstance(text, bytes):
+            sys.stdout.buffer.write(text)
+            sys.stdout.buffer.flush()
+        else:
+            sys.stdout.write(text)
+            sys.stdout.flush()
         return 0
+    beside = [output.parent / f for f in files]
+    for picture in beside:  # all refused before one is written
+        try:
+            exporter.check_output(picture, force)
+        except exporter.OutputProblem as e:
+            raise UserError(str(e)) from None
     try:
+        for picture in beside:  # the pictures first: the note never links to a missing file
+            exporter.write_atomic(picture, files[picture.name])
         exporter.write_atomic(output, text)
     except exporter.OutputProblem as e:
         raise UserError(str(e)) from None
     except OSError as e:
         raise UserError(f"{clean(str(output))}: cannot write here ({e.strerror})") from None
-    say(f"Wrote {clean(str(output))}")
+    said = f" and {plural(len(files), 'picture')} beside it" if files else ""
+    say(f"Wrote {clean(str(output))}{said}")
     return 0
 
 
 def export_all(
     folder: Path, log: Path | None = None, format: str | None = None, playthroughs: bool = False,
-    force: bool = False, others: bool = False,
+    force: bool = False, others: bool = False, pictures: bool = False,
 ) -> int:
-    """``export --all DIR``: every saved game as a note in DIR, and an index note."""
+    """``export --all DIR``: every saved game as a note in DIR, and an index note (with
+    ``pictures``, each note's pictures of the table beside it)."""
     from storyteller import config, vault
 
     if log is not None or others:
-        raise UserError("--all writes every saved game: give no log, --story, --playthrough, -o or --template with it", EXIT_USAGE)
+        raise UserError("--all writes every saved game: give no log, --story, --playthrough, -o, --template or --paper "
+                        "with it", EXIT_USAGE)
     flag = None if format is None else format.strip().lower()
     name = config.get("export.format", flag=flag)
     if name not in ("markdown", "obsidian"):
@@ -425,11 +475,14 @@ def export_all(
     if folder.exists() and not folder.is_dir():
         raise UserError(f"{clean(str(folder))}: is not a folder")
     try:
-        report = vault.export_all(store.sessions_dir(), folder, name, playthroughs=playthroughs, force=force)
+        report = vault.export_all(store.sessions_dir(), folder, name, playthroughs=playthroughs, force=force,
+                                  pictures=pictures)
     except OSError as e:
         raise UserError(f"{clean(str(folder))}: cannot write the notes here ({e.strerror or e})") from None
     counts = [(report.written, "new"), (report.updated, "updated"), (report.unchanged, "unchanged")]
-    say(f"{clean(str(folder))}: " + ", ".join(f"{len(items)} {what}" for items, what in counts) + " (notes, with the index)")
+    drawn = f"; {plural(report.pictures, 'picture')} written" if report.pictures else ""
+    say(f"{clean(str(folder))}: " + ", ".join(f"{len(items)} {what}" for items, what in counts)
+        + f" (notes, with the index){drawn}")
     for name_ in report.kept:
         say(f"  kept your edits: {name_} (storyteller's version is not written; --force writes over it)")
     if report.unreadable:

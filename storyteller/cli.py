@@ -43,8 +43,8 @@ QUESTIONS_HELP = (
     "How often a journaling question is asked after a card is revealed: every-reveal, key-moments "
     "(the game's turning points) or none. Default: the setting 'questions' (every-reveal)."
 )
-FORMAT_HELP = ", ".join(f.words for f in FORMATS.values()).rsplit(", ", 1)
-FORMAT_HELP = f"{FORMAT_HELP[0]} or {FORMAT_HELP[1]}."
+FORMAT_HELP = [f.words for f in FORMATS.values()]
+FORMAT_HELP = "; ".join(FORMAT_HELP[:-1]) + f"; or {FORMAT_HELP[-1]}."
 PHYSICAL_HELP = (
     "Play with your own cards and dice at a real table: --physical, or --physical cards / "
     "--physical dice for one of them (the rest from the seed)."
@@ -271,16 +271,23 @@ def export(
         help="Every saved game as notes in DIR (markdown or obsidian), with an index; again later, it updates what changed.",
     ),
     playthroughs: bool = typer.Option(False, "--playthroughs", help="With --all: a playthrough note for each game too."),
+    pictures: bool = typer.Option(
+        False, "--pictures", help="Markdown and Obsidian: pictures of the table as SVG files beside the note, linked from it.",
+    ),
+    paper: Optional[str] = typer.Option(
+        None, "--paper", metavar="a5|a4|letter", help="HTML and PDF: the page it prints on (default a5).",
+        autocompletion=lambda: ["a5", "a4", "letter"],
+    ),
 ) -> None:
-    """Render a log as a story or a playthrough: Markdown, an Obsidian note, JSON or Lonelog."""
+    """Render a log as a story or a playthrough: Markdown, an Obsidian note, JSON, Lonelog, an HTML page or a PDF."""
     from storyteller import app as core
 
     if all_dir is not None:
         _run(core.export_all, all_dir, log=log, format=format, playthroughs=playthroughs, force=force,
-             others=bool(story or playthrough or output or template))
+             others=bool(story or playthrough or output or template or paper), pictures=pictures)
         return
     _run(core.export, log, story=story, playthrough=playthrough, output=output, template=template, force=force,
-         format=format)
+         format=format, paper=paper, pictures=pictures)
 
 
 @app.command()

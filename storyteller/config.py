@@ -14,14 +14,16 @@ file, then the default. Every key:
 - ``sessions``: the folder of saved games, an absolute path (``~`` allowed); default:
   ``sessions/`` in the platform's data folder. Environment: ``STORYTELLER_HOME`` (its
   ``sessions/`` folder). Flag: none (``play --log PATH`` puts one game elsewhere).
-- ``export.format``: ``"markdown"`` (default), ``"obsidian"``, ``"json"`` or
-  ``"lonelog"``: the format of ``storyteller export``. Environment:
+- ``export.format``: ``"markdown"`` (default), ``"obsidian"``, ``"json"``, ``"lonelog"``,
+  ``"html"`` or ``"pdf"``: the format of ``storyteller export``. Environment:
   ``STORYTELLER_EXPORT_FORMAT``. Flag: ``export --format``.
+- ``export.paper``: ``"a5"`` (default), ``"a4"`` or ``"letter"``: the page an HTML or PDF
+  export prints on. Environment: ``STORYTELLER_PAPER``. Flag: ``export --paper``.
 - ``variants.GAME`` (``variants.carddom``...): a list of variants as ``--variant`` takes
   them (``["jokers=taken", "overlord=anywhere"]``), default ``[]``: a new game of GAME is
   played with them. Flag: ``play --variant``.
 
-In the file, ``export.format`` and ``variants.GAME`` may be written as dotted keys or in
+In the file, ``export.format``, ``export.paper`` and ``variants.GAME`` may be written as dotted keys or in
 ``[export]`` and ``[variants]`` tables.
 
 ``NO_COLOR`` is the one exception to "the flag wins": while it is set the terminal is
@@ -55,6 +57,7 @@ from storyteller.formats import NAMES as FORMATS  # export.format takes any expo
 
 ENV_CONFIG = "STORYTELLER_CONFIG"  # the settings file itself (tests, several profiles)
 QUESTIONS = ("every-reveal", "key-moments", "none")
+PAPERS = ("a5", "a4", "letter")  # the first is the default
 TRUE = ("true", "yes", "on", "1")
 FALSE = ("false", "no", "off", "0")
 SPEC = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*(=[A-Za-z0-9_.-]+)?$")  # NAME or NAME=VALUE
@@ -90,6 +93,8 @@ KEYS: dict[str, Key] = {
         Key("sessions", "path", "the folder of saved games", env="STORYTELLER_HOME"),
         Key("export.format", "choice", "the format of `storyteller export`",
             env="STORYTELLER_EXPORT_FORMAT", flag="--format", choices=FORMATS),
+        Key("export.paper", "choice", "the page an HTML or PDF export prints on",
+            env="STORYTELLER_PAPER", flag="--paper", choices=PAPERS),
         Key("variants.GAME", "variants", "the variants a new game of GAME is played with", flag="--variant"),
     )
 }

@@ -57,6 +57,10 @@ class OutputProblem(Exception):
 
 def context(log: GameLog) -> dict[str, Any]:
     """The export context of a log: plain data (str, int, bool, None, lists, dicts)."""
+    return _context(log)[0]
+
+
+def _context(log: GameLog) -> tuple[dict[str, Any], Walk]:
     w = walk(log, keep_steps=True)
     game = registry.get(w.game.name)
     teller = game.teller
@@ -103,7 +107,7 @@ def context(log: GameLog) -> dict[str, Any]:
         "steps": _steps(teller, log, w, _asked(game, log, w)),
         "journal": [_journal(e) for e in log.journal()],
         "story": story,
-    }
+    }, w
 
 
 def _journal(e: dict[str, Any]) -> dict[str, Any]:
@@ -243,6 +247,14 @@ def inline(text: Any) -> str:
     start emphasis, links, code, HTML, entities or table cells are escaped with a
     backslash, and a line break becomes a space."""
     return _INLINE_SPECIAL.sub(r"\\\1", re.sub(r"\r\n|[\r\n]", " ", str(text)))
+
+
+def link(name: Any) -> str:
+    """A file name as a Markdown link's destination: every character but letters, digits and
+    ``-._~`` percent-encoded, so spaces and brackets in a name cannot end the link."""
+    from urllib.parse import quote as percent
+
+    return percent(str(name), safe="")
 
 
 def continuation(text: Any, n: Any) -> str:
@@ -458,6 +470,7 @@ FILTERS: dict[str, Callable[..., Any]] = {
     "card_name": card_name,
     "lonelog_card": lonelog_card,
     "deck_name": deck_name,
+    "link": link,
 }
 
 
@@ -515,6 +528,8 @@ class TemplateRenderer:
         return _ENVIRONMENTS[key]
 
     def render(self, ctx: dict[str, Any], game: registry.Registration, kind: str, template: Path | None = None) -> str:
+        if "pictures" not in ctx:  # a context without pictures drawn (context(log)): templates see none
+            ctx = {**ctx, "pictures": {"final": None, "scenes": [], "at": {}}}
         shared = data_dir("templates")
         if template is not None:
             if not template.is_file():
@@ -549,6 +564,80 @@ class TemplateRenderer:
             return clean(generate(env, name, ctx, ready, frozenset(names)))
         except Exception as e:  # a template is code: any failure in it is the template's (Ctrl-C is not)
             raise TemplateProblem(one_line(explain(e, names, shown))) from None
+
+
+def pictures(game: registry.Registration, w: Walk) -> dict[str, Any]:
+    """The game's table drawn (see ``storyteller.drawing``), as plain data for templates:
+    ``final`` (the table as the log leaves it), ``scenes`` (a small picture at each of the
+    story's turning points, in the order of its sections) and ``at`` (the same, by the
+    ``n`` of the step after which the table is drawn, for a playthrough). Each picture is
+    ``{"svg", "title", "desc", "width", "height"}``; empty when the game draws none."""
+    module = game.pictures
+    if module is None:
+        return {"final": None, "scenes": [], "at": {}}
+    steps = w.steps
+    final = module.table(w.state, prefix="cover").as_dict()
+    scenes, at = [], {}
+    for k, i in enumerate(module.moments(steps)):
+        state = steps[i].after if i >= 0 else w.state
+        pic = module.table(state, prefix=f"p{k + 1}", small=True).as_dict()
+        scenes.append(pic)
+        if i >= 0:
+            at[str(steps[i].n)] = pic
+    return {"final": final, "scenes": scenes, "at": at}
+
+
+_SVG: set[str] = set()  # the pictures of the render under way: the only text the svg filter passes as it is
+
+
+def svg(text: Any) -> Any:
+    """A picture's SVG, as it is, in an HTML page (any other text is escaped)."""
+    from markupsafe import Markup, escape
+
+    return Markup(text) if isinstance(text, str) and text in _SVG else escape(text)
+
+
+def paragraphs(text: Any) -> Any:
+    """A player's words as HTML paragraphs: every character escaped, a blank line between
+    paragraphs, a single line break kept as one."""
+    from markupsafe import Markup, escape
+
+    parts = [p for p in re.split(r"\r\n\s*\r\n|\n\s*\n|\r\s*\r", str(text)) if p.strip()]
+    return Markup("".join(f"<p>{escape(p.strip())}</p>".replace("\n", "<br>") for p in parts))
+
+
+FILTERS.update(svg=svg, paragraphs=paragraphs)  # the HTML pages' own
+
+
+class HtmlRenderer(TemplateRenderer):
+    """One self-contained HTML page: no network, no script, the CSS inline, the pictures
+    inline SVG; the game's own ``story.html.j2`` (or the shared one) and the shared
+    ``playthrough.html.j2``, on the shared ``_page.html.j2``. Every text from the log is
+    escaped (the environment escapes all it shows); the pictures alone pass as they are."""
+
+    def __init__(self, name: str = "html") -> None:
+        super().__init__(name, ("story", "playthrough"), ".html.j2", ("_page.html.j2", "_html.j2", "_scenes.j2"))
+
+    def environment(self, folders: list[Path], cache: Any = None):
+        return environment_class()(folders, FILTERS, cache, autoescape=True)
+
+    def _environment(self, folders: list[Path], own: bool = False):
+        key = ("html",) + tuple(str(f) for f in folders)
+        if key not in _ENVIRONMENTS:
+            _ENVIRONMENTS[key] = self.environment(folders, _template_cache() if own else None)
+        return _ENVIRONMENTS[key]
+
+    def render(self, ctx: dict[str, Any], game: registry.Registration, kind: str, template: Path | None = None) -> str:
+        if "paper" not in ctx:
+            ctx = {**ctx, "paper": PAPERS[DEFAULT_PAPER]}
+        pics = ctx.get("pictures") or {}
+        found = [p["svg"] for p in [pics.get("final"), *pics.get("scenes", [])] if p]
+        _SVG.clear()
+        _SVG.update(found)
+        try:
+            return super().render(ctx, game, kind, template)
+        finally:
+            _SVG.clear()
 
 
 class MarkdownRenderer(TemplateRenderer):
@@ -603,19 +692,68 @@ RENDERERS: dict[str, Renderer] = {
     ),
     "json": JsonRenderer(),
     "lonelog": TemplateRenderer("lonelog", FORMATS["lonelog"].kinds, ".lonelog.md.j2", ("_macros.md.j2", "_scenes.j2")),
+    "html": HtmlRenderer(),
 }
+RENDERERS["pdf"] = RENDERERS["html"]  # the HTML page, printed (see render_pdf)
 DEFAULT_FORMAT = DEFAULT
 
 
-def render(log: GameLog, kind: str | None = None, template: Path | None = None, format: str = DEFAULT_FORMAT) -> str:
+PAPERS = {"a5": "A5", "a4": "A4", "letter": "letter"}  # the printed page of an HTML or PDF export
+DEFAULT_PAPER = "a5"
+
+
+def render(
+    log: GameLog, kind: str | None = None, template: Path | None = None, format: str = DEFAULT_FORMAT,
+    paper: str = DEFAULT_PAPER,
+) -> str:
     """The log rendered in ``format`` as ``kind`` (the format's first kind if None; or
-    through the user's ``template``), cleaned of control characters."""
+    through the user's ``template``), cleaned of control characters. An HTML page carries
+    its pictures inline and prints on ``paper``; a note in any other format has none (see
+    ``render_with_pictures``)."""
+    return _render(log, kind, template, format, paper)[0]
+
+
+def render_with_pictures(
+    log: GameLog, stem: str, kind: str | None = None, template: Path | None = None, format: str = DEFAULT_FORMAT,
+) -> tuple[str, dict[str, str]]:
+    """A Markdown or Obsidian note that links pictures of the table kept beside it (GitHub
+    and Obsidian show a linked SVG file, but strip SVG written into a note): the note's
+    text, and each picture's file name (``<stem>-table.svg``, ``<stem>-1.svg``, ...) with
+    its SVG."""
+    return _render(log, kind, template, format, DEFAULT_PAPER, stem)
+
+
+def render_pdf(log: GameLog, browser: str, kind: str | None = None, template: Path | None = None,
+               paper: str = DEFAULT_PAPER) -> bytes:
+    """The HTML page printed to PDF by ``browser`` (see ``storyteller.pdf``); PdfProblem
+    when it cannot print."""
+    from storyteller.pdf import print_pdf
+
+    return print_pdf(_render(log, kind, template, "pdf", paper)[0], browser)
+
+
+def _render(log: GameLog, kind: str | None, template: Path | None, format: str, paper: str,
+            stem: str | None = None) -> tuple[str, dict[str, str]]:
     renderer = RENDERERS[format]
     kind = kind or renderer.kinds[0]
     if kind not in renderer.kinds:
         raise TemplateProblem(f"the {format} format has no '{kind}' (it has: {', '.join(renderer.kinds)})")
-    ctx = context(log)
-    return clean(renderer.render(ctx, registry.get(log.game), kind, template))
+    if paper not in PAPERS:
+        raise TemplateProblem(f"unknown paper '{paper}' (papers: {', '.join(PAPERS)})")
+    ctx, w = _context(log)
+    game = registry.get(log.game)
+    files: dict[str, str] = {}
+    if format in ("html", "pdf"):
+        ctx["pictures"] = pictures(game, w)
+        ctx["paper"] = PAPERS[paper]
+    elif stem is not None and format != "json":
+        ctx["pictures"] = pics = pictures(game, w)
+        for name, p in [("table", pics["final"]), *((str(k + 1), p) for k, p in enumerate(pics["scenes"]))]:
+            if p is not None:
+                p["file"] = f"{stem}-{name}.svg"
+                files[p["file"]] = p.pop("svg")
+    text = clean(renderer.render(ctx, game, kind, template))
+    return text, {f: svg for f, svg in files.items() if f in text or link(f) in text}  # those the note shows
 
 
 # -- writing a file ------------------------------------------------------------------------
@@ -657,7 +795,7 @@ def check_output(path: Path, force: bool) -> None:
         raise OutputProblem(f"{clean(str(path))}: already exists; add --force to overwrite it")
 
 
-def write_atomic(path: Path, text: str | Iterable[str]) -> None:
+def write_atomic(path: Path, text: str | bytes | Iterable[str]) -> None:
     """Write ``text`` (or its pieces, one after the other) to a temporary file beside the
     target of ``path`` and move it into place:
     a reader sees the old file or the new one, never half of one. Only a regular file is
@@ -676,10 +814,11 @@ def write_atomic(path: Path, text: str | Iterable[str]) -> None:
     else:
         raise FileExistsError(f"no free temporary name in {folder}")
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
+        binary = isinstance(text, bytes)
+        with (os.fdopen(fd, "wb") if binary else os.fdopen(fd, "w", encoding="utf-8", newline="\n")) as f:
             if st is not None:
                 _keep_mode(f.fileno(), tmp, st)
-            if isinstance(text, str):
+            if isinstance(text, (str, bytes)):
                 f.write(text)
             else:
                 f.writelines(text)

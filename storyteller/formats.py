@@ -20,6 +20,8 @@ FORMATS: dict[str, Format] = {f.name: f for f in (
     Format("obsidian", ("story", "playthrough"), "obsidian (a note with callouts)"),
     Format("json", ("document",), "json (the export context)"),
     Format("lonelog", ("playthrough",), "lonelog (the playthrough in Lonelog notation)"),
+    Format("html", ("story", "playthrough"), "html (one page to read, share or print, with pictures of the table)"),
+    Format("pdf", ("story", "playthrough"), "pdf (that page printed by Chromium or Chrome, if the machine has one)"),
 )}
 DEFAULT = "markdown"
 NAMES = tuple(FORMATS)

@@ -57,6 +57,7 @@ class Registration:
       registration (which role each step gives its cards, the question it raises), and
       ``question_bank``: a JSON file of questions for every card in every role (see
       :mod:`storyteller.questions`); without them the prompts' ``questions`` are asked;
+    - ``pictures``: a module that draws the table as SVG (``storyteller.games.carddom.picture``);
     - ``teller``: a :class:`storyteller.stories.Teller` class, made with this registration;
     - ``view``: a :class:`storyteller.ui.view.View` class (the table and the move menu);
     - ``prompts``: a JSON file (what the cards mean, journaling questions, story words);
@@ -77,9 +78,10 @@ class Registration:
         solver: Any = None,
         questions: Any = None,
         question_bank: str | Path | None = None,
+        pictures: Any = None,
     ) -> None:
         self.name = name
-        self._refs = {"rules": rules, "teller": teller, "view": view, "questions": questions}
+        self._refs = {"rules": rules, "teller": teller, "view": view, "questions": questions, "pictures": pictures}
         self.question_bank = Path(question_bank) if question_bank is not None else None
         self._players = dict(players or {})
         self._solver = solver
@@ -131,6 +133,13 @@ class Registration:
         """The game's journaling questions (a :class:`storyteller.questions.Questions`)."""
         ref = self._refs["questions"] or "storyteller.questions:Questions"  # the prompts' questions, by topic
         return _load(ref)(self)
+
+    @cached_property
+    def pictures(self) -> Any:
+        """The module that draws the game's table (``table(state, prefix, small)`` and
+        ``moments(steps)``, see :mod:`storyteller.drawing`), or None if it draws none."""
+        ref = self._refs["pictures"]
+        return _load(ref) if ref is not None else None
 
     @cached_property
     def view(self) -> "View":

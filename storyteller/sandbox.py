@@ -482,12 +482,13 @@ def environment_class():
         code_generator_class = CodeGen
         intercepted_binops = frozenset({"+", "*", "**", "%"})
 
-        def __init__(self, folders: list[Path], filters: dict[str, Callable[..., Any]], cache: Any = None) -> None:
+        def __init__(self, folders: list[Path], filters: dict[str, Callable[..., Any]], cache: Any = None,
+                     autoescape: bool = False) -> None:
             super().__init__(
                 bytecode_cache=cache,
                 loader=Loader([str(f) for f in folders]),
                 undefined=StrictUndefined,
-                autoescape=False,
+                autoescape=autoescape,  # HTML: everything shown is escaped unless it is Markup
                 keep_trailing_newline=True,
                 trim_blocks=True,
                 lstrip_blocks=True,
@@ -513,6 +514,8 @@ def environment_class():
         def join_values(self, values: tuple) -> str:
             run = self.run
             run.room(sum(run.measure(v) for v in values))
+            if self.autoescape:  # as Jinja's own ``~`` does: each part escaped unless it is Markup
+                return run.spend(Markup("").join(values))
             return run.spend("".join(map(str, values)))
 
         # -- operators

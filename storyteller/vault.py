@@ -6,6 +6,11 @@ them. Each note keeps a hash of what storyteller wrote in its front matter
 (``storyteller-hash``): a note whose text no longer matches its hash was edited by the
 player, and is kept as it is (``force`` writes over it). A note whose game has not changed
 is not rendered again. Nothing is ever deleted.
+
+With pictures, each note links SVG pictures of its game's table kept beside it
+(``<note>-table.svg``, ``<note>-1.svg``...; a story and its playthrough share them). A
+picture is storyteller's own drawing, not the player's: it is written again whenever it
+changes.
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ class Report:
     unchanged: list[str] = field(default_factory=list)
     kept: list[str] = field(default_factory=list)  # edited by the player: left as they are
     unreadable: list[str] = field(default_factory=list)  # logs that could not be read
+    pictures: int = 0  # picture files written (new or changed)
 
 
 def _slug(text: str) -> str:
@@ -96,9 +102,22 @@ def _put(path: Path, text: str, force: bool, report: Report) -> None:
     report.written.append(name)
 
 
-def export_all(folder: Path, out: Path, fmt: str = "markdown", playthroughs: bool = False, force: bool = False) -> Report:
+def _put_picture(path: Path, svg: str, report: Report) -> None:
+    from storyteller.export import write_atomic
+
+    try:
+        if path.read_text(encoding="utf-8") == svg:
+            return
+    except (OSError, UnicodeDecodeError):
+        pass
+    write_atomic(path, svg)
+    report.pictures += 1
+
+
+def export_all(folder: Path, out: Path, fmt: str = "markdown", playthroughs: bool = False, force: bool = False,
+               pictures: bool = False) -> Report:
     """Write (or bring up to date) a note for every readable log in ``folder`` into ``out``."""
-    from storyteller.export import render
+    from storyteller.export import render, render_with_pictures
     from storyteller.log import LogError, TruncatedLog, read
 
     report = Report()
@@ -113,7 +132,7 @@ def export_all(folder: Path, out: Path, fmt: str = "markdown", playthroughs: boo
         stamp = _stamp(folder / r.file)
         for kind in kinds:
             note = out / (names[r.file] + (".md" if kind == "story" else ".playthrough.md"))
-            key = f"{r.file}:{kind}:{fmt}"
+            key = f"{r.file}:{kind}:{fmt}" + (":pictures" if pictures else "")
             fresh[key] = stamp
             if manifest.get(key) == stamp and note.exists() and not edited(note.read_text(encoding="utf-8")):
                 report.unchanged.append(note.name)  # the game has not changed since it was written
@@ -123,10 +142,15 @@ def export_all(folder: Path, out: Path, fmt: str = "markdown", playthroughs: boo
                     log = read(folder / r.file)
                 except TruncatedLog as e:
                     log = e.intact
-                text = render(log, kind, format=fmt)
+                if pictures:
+                    text, files = render_with_pictures(log, names[r.file], kind, format=fmt)
+                else:
+                    text, files = render(log, kind, format=fmt), {}
             except LogError as e:
                 report.unreadable.append(f"{r.file} ({e})")
                 continue
+            for name, svg in files.items():  # before the note: it never links to a missing file
+                _put_picture(out / name, svg, report)
             _put(note, text, force, report)
     _put(out / INDEX, index(found, names, fmt), force, report)
     _save(out / MANIFEST, fresh)

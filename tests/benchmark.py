@@ -7,6 +7,8 @@
    ``storyteller --help`` (goal: 3x or less);
 4. export: ``storyteller export LOG --story`` of the biggest example against a minimal Typer
    command that reads the log and renders a small Jinja2 template (goal: 1.3x or less);
+4a. html: ``storyteller export LOG --story --format html`` of the biggest example, its
+   pictures drawn, against the same export in Markdown (goal: 1.5x or less);
 4b. questions: a journaling question chosen over a history of 2,000 saved games (goal:
    under 50 ms);
 5. fuzz: 1,000 corrupted logs through every command that reads a log (goal: no problem);
@@ -15,7 +17,7 @@
    or more), and the peak memory of a run of 20,000 games against one of 100,000 (goal: flat).
 
 ``python tests/benchmark.py NAME...`` runs only those: ``startup``, ``replay``, ``sessions``,
-``export``, ``questions``, ``fuzz``, ``simulate``.
+``export``, ``html``, ``questions``, ``fuzz``, ``simulate``.
 """
 
 from __future__ import annotations
@@ -168,6 +170,26 @@ def export_speed(rounds: int = 25) -> None:
           f"Jinja2 command {statistics.median(least) * 1000:.0f} ms, ratio {ratio:.2f} (median of {rounds} pairs; goal <= 1.3)")
 
 
+def html_speed(rounds: int = 25) -> None:
+    """The HTML export of the biggest example (its pictures drawn: the cover and one at each
+    turning point) against its Markdown export, run in turns: the median of the ratios of
+    each pair, both as installed code runs."""
+    import compileall
+    import os
+
+    root = Path(__file__).resolve().parents[1]
+    compileall.compile_dir(str(root / "storyteller"), quiet=1)
+    biggest = max((root / "examples").glob("*.jsonl"), key=lambda p: p.stat().st_size)
+    script = str(Path(sys.executable).parent / ("storyteller.exe" if os.name == "nt" else "storyteller"))
+    page, note = [], []
+    for _ in range(rounds):
+        page.append(median_time([script, "export", str(biggest), "--story", "--format", "html"], runs=1))
+        note.append(median_time([script, "export", str(biggest), "--story", "--format", "markdown"], runs=1))
+    ratio = statistics.median(a / b for a, b in zip(page, note))
+    print(f"html: storyteller export {biggest.name} --story --format html {statistics.median(page) * 1000:.0f} ms, "
+          f"markdown {statistics.median(note) * 1000:.0f} ms, ratio {ratio:.2f} (median of {rounds} pairs; goal <= 1.5)")
+
+
 def questions_speed(count: int = 2_000) -> None:
     """Choosing a journaling question over a player's history of 2,000 saved games (the
     history read from the logs through the records' cache, then one question chosen), once
@@ -259,7 +281,7 @@ def simulate_speed() -> None:
 
 
 BENCHMARKS = {"startup": startup, "replay": replay_speed, "sessions": sessions_speed, "export": export_speed,
-              "questions": questions_speed, "fuzz": fuzz, "simulate": simulate_speed}
+              "html": html_speed, "questions": questions_speed, "fuzz": fuzz, "simulate": simulate_speed}
 
 if __name__ == "__main__":
     chosen = sys.argv[1:] or list(BENCHMARKS)

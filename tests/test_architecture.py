@@ -37,7 +37,7 @@ LAYER_OF_GAME_PART = {"__init__": 0, "rules": 1, "core": 1, "players": 2, "searc
                       "story": 4, "picture": 4, "view": 5}
 LAYER_OF_MODULE = {"session": 3, "log": 3, "store": 3, "records": 3, "config": 3, "table": 3,
                    "stories": 4, "export": 4, "sandbox": 4, "simulation": 4, "stats": 4, "vault": 4,
-                   "questions": 4, "history": 4, "oracle": 4, "drawing": 4, "html": 4, "analysis": 4,
+                   "questions": 4, "history": 4, "oracle": 4, "drawing": 4, "html": 4, "pdf": 4, "analysis": 4,
                    "ui": 5, "drivers": 5, "app": 6, "cli": 7, "__main__": 7}
 LAYER_NAMES = ["shared", "rules", "players/solver", "session and log", "stories and export", "ui and drivers",
                "app", "cli"]

@@ -110,7 +110,7 @@ def test_bash_completes_settings(monkeypatch, capsys):
     assert bash(monkeypatch, capsys, "storyteller config set q") == ["questions"]
     assert bash(monkeypatch, capsys, "storyteller config set questions ") == ["every-reveal", "key-moments", "none"]
     assert bash(monkeypatch, capsys, "storyteller config set plain ") == ["true", "false"]
-    assert bash(monkeypatch, capsys, "storyteller config set export.format ") == ["markdown", "obsidian", "json", "lonelog"]
+    assert bash(monkeypatch, capsys, "storyteller config set export.format ") == ["markdown", "obsidian", "json", "lonelog", "html", "pdf"]
     assert bash(monkeypatch, capsys, "storyteller config set variants.carddom jokers=taken ") == [
         "overlord=back-row", "overlord=anywhere"]
     assert bash(monkeypatch, capsys, "storyteller config set sessions ") == []  # the shell's own folders

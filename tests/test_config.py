@@ -101,7 +101,7 @@ def test_a_relative_sessions_folder_is_made_absolute_when_set(cli, tmp_path, mon
 @pytest.mark.parametrize("args, message", [
     (("questions", "sometimes"), "questions: must be one of every-reveal, key-moments, none (not 'sometimes')"),
     (("plain", "maybe"), "plain: must be true or false (not 'maybe')"),
-    (("export.format", "pdf"), "export.format: must be one of markdown, obsidian, json, lonelog (not 'pdf')"),
+    (("export.format", "docx"), "export.format: must be one of markdown, obsidian, json, lonelog, html, pdf (not 'docx')"),
     (("variants.carddom", "jokers=maybe"), "variants.carddom: variant 'jokers' takes one of: revealed, taken (not 'maybe')"),
     (("variants.chess", "x"), "variants.chess: no game named 'chess' is installed"),
     (("colour", "red"), "unknown key 'colour'"),
@@ -127,7 +127,8 @@ BAD = [
     ("colour = true\n", "unknown key 'colour'"),
     ("questions = [\n", "not valid TOML"),
     ('questions = "often"\n', "questions: must be one of every-reveal, key-moments, none (not 'often')"),
-    ('[export]\nformat = "pdf"\n', "export.format: must be one of markdown, obsidian, json, lonelog (not 'pdf')"),
+    ('[export]\nformat = "docx"\n', "export.format: must be one of markdown, obsidian, json, lonelog, html, pdf (not 'docx')"),
+    ('[export]\npaper = "a3"\n', "export.paper: must be one of a5, a4, letter (not 'a3')"),
     ('export = "json"\n', "unknown key 'export'"),
     ('variants.carddom = "jokers=taken"\n', "variants.carddom: must be a list of variants"),
     ('[variants]\ncarddom = ["jokers=maybe"]\n', "variants.carddom: variant 'jokers' takes one of: revealed, taken"),
@@ -233,8 +234,8 @@ def test_precedence_for_export_format(settings_file, monkeypatch):
     monkeypatch.setenv("STORYTELLER_EXPORT_FORMAT", "lonelog")
     assert config.resolve("export.format") == ("lonelog", "environment (STORYTELLER_EXPORT_FORMAT)")
     assert config.get("export.format", flag="obsidian") == "obsidian"
-    with pytest.raises(config.ConfigError, match=r"^--format takes one of: markdown, obsidian, json, lonelog \(not 'pdf'\)$"):
-        config.get("export.format", flag="pdf")
+    with pytest.raises(config.ConfigError, match=r"^--format takes one of: markdown, obsidian, json, lonelog, html, pdf \(not 'docx'\)$"):
+        config.get("export.format", flag="docx")
 
 
 def test_precedence_for_the_sessions_folder(cli, settings_file, home, tmp_path, monkeypatch):

@@ -1,6 +1,7 @@
-"""examples/ holds real logs and the Markdown rendered from them; stale Markdown fails here.
+"""examples/ holds real logs and the Markdown and HTML rendered from them; a stale one
+fails here.
 
-To refresh the Markdown after changing a template or a prompt:
+To refresh them after changing a template, a picture or a prompt:
 ``STORYTELLER_UPDATE_EXAMPLES=1 python -m pytest tests/test_examples.py``
 """
 
@@ -42,6 +43,16 @@ def test_example_logs_replay(path):
 def test_example_markdown_is_current(path, kind):
     target = path.with_name(f"{path.stem}.{kind}.md")
     text = render(read(path), kind)
+    if os.environ.get("STORYTELLER_UPDATE_EXAMPLES"):
+        target.write_text(text, encoding="utf-8")
+    assert target.exists(), f"{target.name} is missing: render it (see this test's docstring)"
+    assert target.read_text(encoding="utf-8") == text, f"{target.name} is stale: re-render it"
+
+
+@pytest.mark.parametrize("path", LOGS, ids=lambda p: p.name)
+def test_example_html_is_current(path):
+    target = path.with_name(f"{path.stem}.story.html")
+    text = render(read(path), "story", format="html")
     if os.environ.get("STORYTELLER_UPDATE_EXAMPLES"):
         target.write_text(text, encoding="utf-8")
     assert target.exists(), f"{target.name} is missing: render it (see this test's docstring)"

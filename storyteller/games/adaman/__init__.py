@@ -19,6 +19,7 @@ GAME = Registration(
     view="storyteller.games.adaman.view:AdamanView",
     questions="storyteller.games.adaman.questions:AdamanQuestions",
     question_bank=data_dir("prompts") / "adaman.questions.json",
+    pictures="storyteller.games.adaman.picture",
     prompts=data_dir("prompts") / "adaman.json",
     rules_text=data_dir("prompts") / "adaman.rules.md",
     templates=data_dir("templates") / "adaman",

@@ -18,6 +18,7 @@ GAME = Registration(
     view="storyteller.games.carddom.view:CarddomView",
     questions="storyteller.games.carddom.questions:CarddomQuestions",
     question_bank=data_dir("prompts") / "carddom.questions.json",
+    pictures="storyteller.games.carddom.picture",
     prompts=data_dir("prompts") / "carddom.json",
     rules_text=data_dir("prompts") / "carddom.rules.md",
     templates=data_dir("templates") / "carddom",

@@ -18,6 +18,7 @@ GAME = Registration(
     view="storyteller.games.cascades.view:CascadesView",
     questions="storyteller.games.cascades.questions:CascadesQuestions",
     question_bank=data_dir("prompts") / "cascades.questions.json",
+    pictures="storyteller.games.cascades.picture",
     prompts=data_dir("prompts") / "cascades.json",
     rules_text=data_dir("prompts") / "cascades.rules.md",
     templates=data_dir("templates") / "cascades",

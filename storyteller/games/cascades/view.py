@@ -12,7 +12,8 @@ from rich.table import Table
 from rich.text import Text
 
 from storyteller import decktet
-from storyteller.games.cascades.rules import PAWNS_COURTS, RANKS, RESERVE_NAMES, RESERVES, TIERS, CascadesState
+from storyteller.games.cascades.picture import lacks_text as picture_lacks
+from storyteller.games.cascades.rules import RESERVE_NAMES, RESERVES, TIERS, CascadesState
 from storyteller.ui.decktet import card_text
 from storyteller.ui.view import View
 from storyteller.words import plural
@@ -22,16 +23,9 @@ TRAIL = 3  # cards shown before the end card
 
 
 def lacks_text(ranks: list[str]) -> str:
-    """``2 3 5 9, 2 Aces, Crown`` from a list of ranks (one entry per card)."""
-    if not ranks:
-        return "nothing: complete"
-    numbers = [r for r in RANKS if r in ranks]
-    out = [" ".join(numbers)] if numbers else []
-    for rank in ("Ace", "Crown") + PAWNS_COURTS:
-        n = ranks.count(rank)
-        if n:
-            out.append(rank if n == 1 else plural(n, rank))
-    return ", ".join(out)
+    """``2 3 5 9, 2 Aces, Crown`` from a list of ranks (one entry per card), as the pictures
+    write it too."""
+    return picture_lacks(ranks) if ranks else "nothing: complete"
 
 
 def _end_cell(state: CascadesState, tier: int, plain: bool) -> Text:

@@ -19,6 +19,7 @@ GAME = Registration(
     view="storyteller.games.hexaract.view:HexaractView",
     questions="storyteller.games.hexaract.questions:HexaractQuestions",
     question_bank=data_dir("prompts") / "hexaract.questions.json",
+    pictures="storyteller.games.hexaract.picture",
     prompts=data_dir("prompts") / "hexaract.json",
     rules_text=data_dir("prompts") / "hexaract.rules.md",
     templates=data_dir("templates") / "hexaract",

@@ -1,0 +1,491 @@
+"""Carddom's table as a picture: the realm's four rows of two stacks (row 4, the back, at the
+top, nearest the overlord; row 1, the front, at the bottom), what each stack showed at each
+depth (the location, the people, the values, the gift) with the words the terminal gives
+them ("a vast city", "countless elves"), the rest of each stack face down with how many
+remain, the path walked (the stacks in the order first entered, numbered and joined), the
+traveller's place, the cards taken (marked where they lay, and shown in a row with the
+character card), and the overlord beyond the back row, face down until faced.
+
+``table(state)`` draws the whole table (at most 720 units wide): every card with its words.
+``table(state, small=True)`` draws it at a turning point of the story (at most 480 wide):
+the same realm with smaller cards and each stack named by its place, without the words of
+each card. ``moments(steps)``: one picture per chapter of the story's road, the table as it
+was when the traveller first reached that place (its location turned up).
+
+Besides :mod:`storyteller.drawing`'s pieces this module draws, from its primitives, the
+mark left where a card was taken (an empty dashed place, green, with the card's rank and
+suit but not its name, which is written once, where the card now lies: in the row of what
+you carry), the panels of the stacks, the traveller's place, and the path's numbered steps.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from storyteller.drawing import Drawing, Picture, card_of, short_rank, wrap
+from storyteller.games.carddom.rules import (
+    COLUMNS, DEPTH, LAYERS, ROWS, Enter, MoveTo, Take, place_of, row_of, subduers, where,
+)
+
+CSS = """
+.st-cell { fill: #f1ebdf; stroke: #d8d0c2; stroke-width: 1; }
+.st-here { fill: none; stroke: #7a5c2e; stroke-width: 2.5; }
+.st-here-ring { fill: none; stroke: #7a5c2e; stroke-width: 2; }
+.st-outline { fill: none; }
+.st-layer { fill: #5e564c; font-style: italic; }
+.st-words { fill: #2b2620; }
+.st-stack-title { font-weight: 700; }
+.st-heading { font-weight: 700; }
+.st-danger-text { fill: #b3261e; font-weight: 700; }
+.st-ok-text { fill: #2e6b2e; font-weight: 700; }
+.st-taken-label { fill: #2e6b2e; font-weight: 700; }
+@media (prefers-color-scheme: dark) {
+  .st-cell { fill: #2a2622; stroke: #4a443d; }
+  .st-here, .st-here-ring { stroke: #d8b06a; }
+  .st-layer { fill: #bcb3a5; }
+  .st-words { fill: #ece6da; }
+  .st-danger-text { fill: #f2877e; }
+  .st-ok-text, .st-taken-label { fill: #8fce8f; }
+  .st-taken { stroke: #8fce8f; }
+}
+@media print {
+  .st-cell { fill: #ffffff; stroke: #999999; }
+  .st-here, .st-here-ring { stroke: #000000; }
+}
+""".strip()
+
+ORDINAL = {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth", 6: "sixth", 7: "seventh", 8: "eighth"}
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where everything goes, for the full picture or the small one."""
+
+    width: float
+    margin: float
+    label: float  # the column of row labels, left of the realm (0: none)
+    card_w: float
+    card_h: float
+    gap: float  # between the cards of a stack
+    top: float  # the overlord's band
+    header: float  # a stack's title, above its cards
+    heads: float  # the layers' names, once above the back row's cards (0: none)
+    words: int  # lines of words below each card (0: none)
+    line: float  # one line of words
+    pad: float  # below a stack's cards
+    row_gap: float
+    marker: float  # a path step's radius
+    font: float  # the size of the words
+    hand_words: int  # lines below a card of what you carry
+
+
+FULL = Layout(width=720, margin=10, label=34, card_w=60, card_h=84, gap=16, top=96, header=15, heads=12, words=3,
+              line=9, pad=4, row_gap=4, marker=9, font=7.5, hand_words=3)
+SMALL = Layout(width=480, margin=8, label=0, card_w=46, card_h=64, gap=5, top=76, header=14, heads=0, words=0,
+               line=8, pad=6, row_gap=4, marker=8, font=7, hand_words=0)
+
+
+def _teller():
+    from storyteller.games.carddom import GAME as REGISTRATION
+
+    return REGISTRATION.teller
+
+
+def _name(card_id: str) -> str:
+    """The card's name as the picture writes it: "10 of Diamonds", "Red Joker"."""
+    name = card_of(card_id)[2]
+    name = name[4:] if name.startswith("The ") else name
+    return name[:1].upper() + name[1:]
+
+
+def _the(card_id: str) -> str:
+    """The card as a sentence names it: "the 10 of Diamonds"."""
+    from storyteller.table import card_name
+
+    return card_name(card_id)
+
+
+def _joker(card_id: str) -> bool:
+    return card_of(card_id)[0] == "Joker"
+
+
+def _words(tell, card_id: str, layer: str) -> str:
+    """What a card is as this layer of a stack, in the terminal's words."""
+    if _joker(card_id):
+        return "a Joker"
+    return tell.thing(card_id, layer)
+
+
+def _place(tell, state, stack: int) -> str | None:
+    """The place a stack is, once its location is turned up: "a vast city"."""
+    cards = state.stacks[stack - 1]
+    if not cards:
+        return None
+    return "a place of ill omen" if _joker(cards[0]) else tell.thing(cards[0], "location")
+
+
+def _ends(state) -> bool:
+    """Whether a Joker turned up in the realm ended the journey."""
+    return state.result is not None and state.result.cause == "joker-revealed"
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def _and(items: Sequence[str]) -> str:
+    items = list(items)
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+# -- the picture ------------------------------------------------------------------------------
+
+
+def table(state, prefix: str = "st", small: bool = False) -> Picture:
+    """The table of ``state`` as SVG (the same state gives the same bytes)."""
+    tell = _teller()
+    lay = SMALL if small else FULL
+    cell_w = DEPTH * lay.card_w + (DEPTH - 1) * lay.gap
+    gutter = lay.width - 2 * lay.margin - lay.label - 2 * cell_w
+    left_x = lay.margin + lay.label
+    xs = [left_x, left_x + cell_w + gutter]  # the left and right stacks' first card
+    centre = left_x + cell_w + gutter / 2
+    row_h = lay.header + lay.card_h + lay.words * lay.line + lay.pad
+    realm_top = lay.margin + lay.top + lay.heads
+    hand_top = realm_top + ROWS * (row_h + lay.row_gap) + 2
+    hand_h = 16 + lay.card_h + (lay.hand_words * lay.line + 4 if lay.hand_words else 6)
+    height = hand_top + hand_h + lay.margin
+
+    d = Drawing(lay.width, height, _title(tell, state, small), _desc(tell, state, small), prefix=prefix, css=CSS)
+
+    def stack_box(stack: int) -> tuple[float, float]:
+        """The top left corner of a stack's panel."""
+        row, col = row_of(stack), (stack - 1) % COLUMNS
+        return xs[col], realm_top + (ROWS - row) * (row_h + lay.row_gap)
+
+    def marker_at(stack: int) -> tuple[float, float]:
+        """Where a stack's step of the path is drawn: in the gutter beside its title."""
+        x, y = stack_box(stack)
+        inset = lay.marker + (12 if lay.words else 11)
+        mx = x + cell_w + inset if (stack - 1) % COLUMNS == 0 else x - inset
+        return mx, y + lay.header / 2 + 3
+
+    # The realm: each stack's panel, title, cards.
+    for stack in range(1, ROWS * COLUMNS + 1):
+        x, y = stack_box(stack)
+        _stack(d, tell, state, stack, x, y, cell_w, row_h, lay)
+    if lay.heads:  # the layers, once, above the back row: every stack's cards lie in this order
+        for x in xs:
+            for depth, layer in enumerate(LAYERS):
+                d.text(x + depth * (lay.card_w + lay.gap) + lay.card_w / 2, realm_top - 4, layer, size=8,
+                       cls="st-text st-layer", anchor="middle")
+    if lay.label:
+        for row in range(1, ROWS + 1):
+            _, y = stack_box((row - 1) * COLUMNS + 1)
+            mid = y + row_h / 2
+            d.text(lay.margin, mid - 2, f"row {row}", size=9, cls="st-text st-heading")
+            name = "back" if row == ROWS else "front" if row == 1 else ""
+            if name:
+                d.text(lay.margin, mid + 9, name, size=8, cls="st-text st-muted")
+
+    # The overlord, beyond the back row between its two stacks.
+    lord_x, lord_y = centre - lay.card_w / 2, lay.margin + (lay.top - lay.card_h) / 2 - 2
+    if state.overlord:
+        _face(d, state.overlord, lord_x, lord_y, lay)
+    else:
+        d.back(lord_x, lord_y, w=lay.card_w, h=lay.card_h)
+    _lord_words(d, tell, state, xs[1], lord_y, lay)
+
+    # The path walked: the stacks in the order first entered, joined, then to the overlord.
+    points = [marker_at(s) for s in state.visited]
+    if len(points) > 1:
+        d.line(points, "st-path")
+    if state.overlord and state.position is not None:  # and from where you stood, to face it
+        mx, my = marker_at(state.position)
+        d.line([(mx, my), (centre, my), (centre, lord_y + lay.card_h)], "st-path")
+    for k, stack in enumerate(state.visited, start=1):
+        mx, my = marker_at(stack)
+        if stack == state.position:
+            d.circle(mx, my, lay.marker + (3.5 if lay.words else 3), "st-here-ring")
+        d.circle(mx, my, lay.marker, "st-step")
+        d.text(mx, my + 3.3, str(k), size=lay.marker * 1.05, cls="st-text st-step-text", anchor="middle")
+
+    _hand(d, tell, state, hand_top, lay)
+    return d.picture()
+
+
+def _stack(d: Drawing, tell, state, stack: int, x: float, y: float, cell_w: float, row_h: float, lay: Layout) -> None:
+    """One stack: its panel, its title, each depth revealed, the rest face down."""
+    cards = state.stacks[stack - 1]
+    here = state.position == stack
+    d.rect(x - 6, y, cell_w + 12, row_h, "st-cell", rx=6)
+    if here:
+        d.rect(x - 6, y, cell_w + 12, row_h, "st-here", rx=6)
+    title = f"Stack {stack}"
+    place = _place(tell, state, stack)
+    if lay.words:
+        title += f" · {where(stack)}"
+    elif place:
+        title += f" · {place}"
+    size = 9.5 if lay.words else 8.5
+    d.text(x, y + lay.header - 3.5, title, size=size, cls="st-text st-stack-title")
+    if here and (len(title) + 14) * size * 0.56 < cell_w:  # where the title leaves room for it
+        d.text(x + cell_w, y + lay.header - 3.5, "you are here", size=size - 1, cls="st-text st-heading", anchor="end")
+    top = y + lay.header
+    taken = state.taken_from.get(stack)
+    for depth in range(DEPTH):
+        cx = x + depth * (lay.card_w + lay.gap)
+        layer = LAYERS[depth]
+        if depth < len(cards):
+            card_id = cards[depth]
+            if card_id == taken:
+                _taken_mark(d, card_id, cx, top, lay)
+            else:
+                _face(d, card_id, cx, top, lay)
+            if lay.words:
+                words = _words(tell, card_id, layer)
+                if _joker(card_id):
+                    words += ": the journey ends here" if _ends(state) else ", never to be taken"
+                _lines(d, wrap(words, 18)[: lay.words], cx + lay.card_w / 2, top + lay.card_h + 9, lay,
+                       "st-text st-danger-text" if _joker(card_id) else "st-text st-words")
+        elif depth == len(cards):
+            left = DEPTH - len(cards)
+            d.back(cx, top, w=lay.card_w, h=lay.card_h, count=left)
+            if lay.words:
+                words = "unexplored" if left == DEPTH else f"{left} face down"
+                _lines(d, [words], cx + lay.card_w / 2, top + lay.card_h + 9, lay, "st-text st-muted")
+
+
+def _face(d: Drawing, card_id: str, x: float, y: float, lay: Layout) -> None:
+    """A card face up; a Joker, which has no suit, says so across its face."""
+    rank, suits, _ = card_of(card_id)
+    d.card(x, y, rank, suits, _name(card_id), w=lay.card_w, h=lay.card_h)
+    if _joker(card_id):
+        d.text(x + lay.card_w / 2, y + lay.card_h * 0.45, "Joker", size=lay.card_w * 0.2,
+               cls="st-text st-danger-text", anchor="middle")
+
+
+def _lines(d: Drawing, lines: list[str], x: float, y: float, lay: Layout, cls: str) -> None:
+    for i, words in enumerate(lines):
+        d.text(x, y + i * lay.line, words, size=lay.font, cls=cls, anchor="middle")
+
+
+def _taken_mark(d: Drawing, card_id: str, x: float, y: float, lay: Layout) -> None:
+    """Where a card was taken: an empty place, its rank and suit, and the word "taken" (its
+    name is written where it lies now, in the row of what you carry)."""
+    w, h = lay.card_w, lay.card_h
+    d.rect(x, y, w, h, "st-slot st-taken", rx=5)
+    rank, suits, _ = card_of(card_id)
+    corner = max(8.0, w * 0.17)
+    d.text(x + 4, y + corner + 1, short_rank(rank), size=corner, cls="st-text st-rank st-muted")
+    size = w * 0.3
+    for i, s in enumerate(suits):
+        d.suit(s, x + (w - size * len(suits)) / 2 + i * size, y + h * 0.3, size * 0.92)
+    d.text(x + w / 2, y + h - 8, "taken", size=max(7.0, w * 0.14), cls="st-text st-taken-label", anchor="middle")
+
+
+def _lord_words(d: Drawing, tell, state, x: float, y: float, lay: Layout) -> None:
+    """The overlord's words, to the right of its card."""
+    big, size = (11.0, 9.0) if lay.words else (9.5, 8.0)
+    lines: list[tuple[str, str]] = [("The overlord", "st-text st-heading")]
+    if not state.overlord:
+        lines.append(("beyond the back row, face down", "st-text st-muted"))
+        lines.append(("until it is faced" if lay.words else "until faced", "st-text st-muted"))
+    else:
+        if _joker(state.overlord):
+            lines.append(("a Joker: no overlord to subdue", "st-text st-danger-text"))
+        else:
+            for part in wrap(tell.overlord(state.overlord), 36 if lay.words else 40):
+                lines.append((part, "st-text st-words"))
+        if state.result is not None and state.result.cause in ("subdued", "not-subdued", "joker-overlord"):
+            ok = state.result.won
+            lines.append(("Subdued: you won." if ok else "Not subdued: you lost.",
+                          "st-text st-ok-text" if ok else "st-text st-danger-text"))
+    top = y + 14
+    for i, (words, cls) in enumerate(lines):
+        d.text(x, top + (0 if i == 0 else 4) + i * (size + 3), words, size=big if i == 0 else size, cls=cls)
+
+
+def _hand(d: Drawing, tell, state, top: float, lay: Layout) -> None:
+    """Below the front row: you (the character card) and what you carry."""
+    m, w, h = lay.margin, lay.card_w, lay.card_h
+    size = 9.5 if lay.words else 8.5
+    d.text(m, top + 10, "You", size=size, cls="st-text st-heading")
+    cy = top + 16
+    if state.character:
+        _face(d, state.character, m, cy, lay)
+        if lay.hand_words:
+            words = f"{tell.role(state.character)} seeking {tell.goal(state.character)}"
+            lines = [(part, "st-text st-words") for part in wrap(words, 21)]
+            by_rank, by_suit = _subduers(state)
+            held = [p for p, ok in (("its rank", state.character in by_rank), ("its suit", state.character in by_suit))
+                    if ok]
+            if held:
+                lines.append((" and ".join(held), "st-text st-ok-text"))
+            for j, (words, cls) in enumerate(lines[: lay.hand_words]):
+                d.text(m, cy + h + 9 + j * lay.line, words, size=lay.font, cls=cls)
+    else:
+        d.slot(m, cy, w=w, h=h, label="character")
+    hx = m + w + (34 if lay.words else 22)
+    d.text(hx, top + 10, "What you carry", size=size, cls="st-text st-heading")
+    if not state.taken:
+        d.text(hx, cy + h / 2 - 3, "nothing yet", size=size - 0.5, cls="st-text st-muted")
+        if state.position is None:
+            d.text(hx, cy + h / 2 + 10, "You are not in the realm yet: it is entered at the front row.",
+                   size=size - 0.5, cls="st-text st-muted")
+        return
+    room = lay.width - m - hx
+    step = min(w + (8 if lay.words else 5), (room - w) / max(1, len(state.taken) - 1))
+    by_rank, by_suit = _subduers(state)
+    origin = {card_id: stack for stack, card_id in state.taken_from.items()}
+    for i, card_id in enumerate(state.taken):
+        x = hx + i * step
+        _face(d, card_id, x, cy, lay)
+        d.rect(x - 1.5, cy - 1.5, w + 3, h + 3, "st-outline st-taken", rx=6)
+        if lay.hand_words:
+            lines = [(f"from stack {origin[card_id]}", "st-text st-words")] if card_id in origin else []
+            if card_id in by_rank:
+                lines.append(("its rank", "st-text st-ok-text"))
+            if card_id in by_suit:
+                lines.append(("its suit", "st-text st-ok-text"))
+            for j, (words, cls) in enumerate(lines[: lay.hand_words]):
+                d.text(x + w / 2, cy + h + 9 + j * lay.line, words, size=lay.font, cls=cls, anchor="middle")
+
+
+def _subduers(state) -> tuple[list[str], list[str]]:
+    """The cards you hold of the overlord's rank, and of its suit, once it is faced."""
+    if not state.overlord or _joker(state.overlord):
+        return [], []
+    return subduers(state.held(), state.overlord)
+
+
+# -- the words ----------------------------------------------------------------------------------
+
+
+def _title(tell, state, small: bool) -> str:
+    seen = len(state.visited)
+    if state.overlord:
+        return f"The realm after {_plural(seen, 'place')}: the overlord faced"
+    if _ends(state):
+        return f"The realm after {_plural(seen, 'place')}: a Joker ends the journey"
+    if state.position is None:
+        return "The realm before the journey" if state.character else "The realm, before you are dealt"
+    place = _place(tell, state, state.position) or "a place not yet seen"
+    k = state.visited.index(state.position) + 1 if state.position in state.visited else seen
+    if small:
+        return f"Place {k} of the road: {place} (stack {state.position})"
+    return f"The realm after {_plural(seen, 'place')}, at {place} (stack {state.position})"
+
+
+def _desc(tell, state, small: bool) -> str:
+    out = ["Carddom's realm: four rows of two stacks, row 1 at the front (drawn at the bottom) and row 4 at the back "
+           "(at the top), with the overlord beyond the back row."]
+    if state.overlord:
+        lord = state.overlord
+        if _joker(lord):
+            out.append(f"The overlord is turned up: {_the(lord)}, a Joker: there is no overlord to subdue.")
+        else:
+            out.append(f"The overlord is turned up: {_the(lord)}, {tell.overlord(lord)}.")
+        if state.result is not None:
+            out.append(state.result.reason)
+    else:
+        out.append("The overlord lies face down.")
+    order = {stack: k for k, stack in enumerate(state.visited, start=1)}
+    for stack in range(1, ROWS * COLUMNS + 1):
+        cards = state.stacks[stack - 1]
+        head = f"Stack {stack} ({where(stack)})"
+        notes = []
+        if stack in order:
+            notes.append(f"the {ORDINAL[order[stack]]} place on the path")
+        if stack == state.position:
+            notes.append("where you are")
+        if notes:
+            head += ", " + ", ".join(notes)
+        if not cards:
+            out.append(f"{head}: unexplored, {DEPTH} cards face down.")
+            continue
+        parts = []
+        for depth, card_id in enumerate(cards):
+            layer = LAYERS[depth]
+            said = f"the {layer}, {_the(card_id)}"
+            if _joker(card_id):
+                said += " (a Joker" + (": the journey ends here)" if _ends(state) else ", never to be taken)")
+            elif not small or layer == "location":
+                said += f" ({tell.thing(card_id, layer)})"
+            if state.taken_from.get(stack) == card_id:
+                said += ", taken from here"
+            parts.append(said)
+        left = DEPTH - len(cards)
+        tail = f"; {_plural(left, 'card')} face down" if left else "; all four turned up"
+        out.append(f"{head}: {'; '.join(parts)}{tail}.")
+    if state.visited:
+        steps = [str(s) for s in state.visited]
+        path = f"The path walked, numbered in the order first entered: stack {steps[0]}" if len(steps) == 1 else \
+            f"The path walked, numbered in the order first entered: stacks {_and(steps)}"
+        out.append(path + (", then the overlord." if state.overlord else "."))
+    else:
+        out.append("You have not entered the realm yet: it is entered at one of the two front stacks.")
+    if state.character:
+        c = state.character
+        out.append(f"You are {_the(c)}, {tell.role(c)} seeking {tell.goal(c)}.")
+    else:
+        out.append("Your character card is not dealt yet.")
+    if state.taken:
+        origin = {card_id: stack for stack, card_id in state.taken_from.items()}
+        out.append("You carry " + _and([f"{_the(c)} (from stack {origin[c]})" if c in origin else _the(c)
+                                        for c in state.taken]) + ".")
+    else:
+        out.append("You carry nothing yet.")
+    return " ".join(out)
+
+
+# -- the story's turning points --------------------------------------------------------------
+
+
+def moments(steps: Sequence[Any]) -> list[int]:
+    """One index per chapter of the story's road, in chapter order: the step after which the
+    traveller first stands in that place (its location turned up), or the move there if its
+    location never turned up. A chapter is told, as the story tells it, for each place first
+    reached where something happened (a card turned up or taken, a journal entry, a question
+    to the oracle); undone and corrected steps are left out."""
+    arrived: dict[int, int | None] = {}
+    entered: dict[int, int] = {}
+    told: set[int] = set()
+    order: list[int] = []
+    here: int | None = None
+    lord = ended = False
+    for i, step in enumerate(steps):
+        kind = step.kind
+        if kind == "journal":
+            if not ended and not lord and here is not None:
+                told.add(here)
+        elif kind == "end":
+            ended = True
+        elif kind == "oracle":
+            if not lord and here is not None:
+                told.add(here)
+        elif step.undone or step.corrected or kind in ("undo", "question"):
+            continue
+        elif kind == "decision":
+            move = step.move
+            if isinstance(move, (Enter, MoveTo)):
+                here = move.stack
+                if here not in entered:
+                    entered[here] = i
+                    arrived[here] = None
+                    order.append(here)
+            elif isinstance(move, Take) and here is not None:
+                told.add(here)
+        elif kind == "draw":
+            to = step.event.get("to", "")
+            if to == "overlord":
+                lord = True
+            elif to.startswith("stack") and here is not None:
+                told.add(here)
+                stack, layer = place_of(to)
+                if layer == "location" and stack == here and arrived.get(here) is None:
+                    arrived[here] = i
+    return [arrived[s] if arrived[s] is not None else entered[s] for s in order if s in told]

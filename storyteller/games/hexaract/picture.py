@@ -1,0 +1,382 @@
+"""Hexaract's table as a picture: the journey (three places, each a card face up or an empty
+place, the tokens on a location as small suit glyphs, a mark on an exhausted card), the
+roll of the turn (the dice still free, the used ones set apart and dimmed), harm on its
+track to ten, the personal supply (a token per suit with its count, the missing suits
+hollow), the ace rewards still face up and the deck face down with its count.
+
+The words are the terminal view's (``view.py``): "The journey (turn 4)", "Roll",
+"couplets 1 of 2", "a 6 is wild (1 to 5)", "Ace rewards (a Crown wins one)", "none left",
+"Your supply", "Still missing", "Harm", "Deck", "Discard pile", "exhausted".
+
+Drawn from :mod:`storyteller.drawing`'s primitives; what it lacks is made here from
+them: the suit tokens (a disc with a glyph, a hollow dashed one for a suit still
+lacking), the exhausted badge, the harm track and the dimmed group of used dice.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from storyteller import decktet
+from storyteller.decktet import SUITS
+from storyteller.drawing import Drawing, Picture, card_of
+from storyteller.games.hexaract.rules import HARM_LIMIT, MAX_COUPLETS, Done, Pay, kind_of
+from storyteller.words import join_and, plural
+
+KIND_WORD = {"personality": "a personality", "location": "a location", "event": "an event"}
+
+CSS = """
+.st-hx-token { fill: #f3eee3; stroke: #3a342c; stroke-width: 1; }
+.st-hx-lacking { fill: none; stroke: #8a8176; stroke-width: 1; stroke-dasharray: 3 2; }
+.st-hx-faint { opacity: 0.3; }
+.st-hx-tired { fill: #7a4a12; }
+.st-hx-tired-text { fill: #ffffff; font-weight: 700; letter-spacing: 0.04em; }
+.st-hx-cell { fill: #e8e2d6; stroke: #8a8176; stroke-width: 1; }
+.st-hx-harm-low { fill: #2e6b2e; } .st-hx-harm-middle { fill: #8a5a00; } .st-hx-harm-high { fill: #b3261e; }
+.st-hx-cell-on { fill: #ffffff; font-weight: 700; }
+.st-hx-used { opacity: 0.35; }
+.st-hx-head { font-weight: 700; }
+@media (prefers-color-scheme: dark) {
+  .st-hx-token { fill: #3a3631; stroke: #d8d0c2; }
+  .st-hx-lacking { stroke: #9a9184; }
+  .st-hx-tired { fill: #e0a36a; } .st-hx-tired-text { fill: #1f1c19; }
+  .st-hx-cell { fill: #3a3631; stroke: #9a9184; }
+  .st-hx-harm-low { fill: #8fce8f; } .st-hx-harm-middle { fill: #e6b94a; } .st-hx-harm-high { fill: #f2877e; }
+  .st-hx-cell-on { fill: #1f1c19; }
+}
+@media print {
+  .st-hx-token { fill: #ffffff; stroke: #000000; }
+  .st-hx-tired { fill: #000000; } .st-hx-tired-text { fill: #ffffff; }
+  .st-hx-cell { fill: #ffffff; stroke: #000000; }
+}
+""".strip()
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where everything goes, in the picture's units: one for the cover, one for the story."""
+
+    width: float
+    height: float
+    x0: float  # the left margin
+    head: float  # the baseline of the journey's heading (0: no heading)
+    label: float  # the baseline of the labels above the cards
+    label_size: float
+    card_y: float
+    card_w: float
+    card_h: float
+    pitch: float  # from one journey place to the next
+    token_r: float
+    badge_h: float
+    aces_x: float
+    ace_w: float
+    ace_h: float
+    deck_x: float
+    row2: float  # the baseline of the roll's and the harm's labels
+    die: float
+    die_x: float  # where the dice begin (after the "Roll" label)
+    harm_x: float
+    cell_w: float
+    cell_h: float
+    row3: float  # the centre line of the supply's tokens
+    supply_x: float
+    supply_pitch: float
+    supply_r: float
+    text: float  # the size of the words beside things
+    words: bool  # the longer words (numbers in the harm cells, the full headings)
+
+
+FULL = Layout(width=680, height=368, x0=16, head=22, label=40, label_size=9, card_y=46, card_w=80, card_h=112,
+              pitch=96, token_r=9, badge_h=15, aces_x=320, ace_w=60, ace_h=84, deck_x=556, row2=234, die=28,
+              die_x=62, harm_x=336, cell_w=26, cell_h=20, row3=318, supply_x=16, supply_pitch=74, supply_r=13,
+              text=10, words=True)
+SMALL = Layout(width=480, height=196, x0=8, head=0, label=11, label_size=7.5, card_y=16, card_w=56, card_h=78,
+               pitch=62, token_r=6.5, badge_h=11, aces_x=204, ace_w=52, ace_h=72, deck_x=384, row2=145, die=18,
+               die_x=36, harm_x=204, cell_w=16, cell_h=12, row3=168, supply_x=204, supply_pitch=40, supply_r=7,
+               text=7.5, words=False)
+
+
+def _band(harm: int) -> str:
+    """How near the harm is to the end, as the story's words have it (low, middle, high)."""
+    if harm >= HARM_LIMIT - 3:
+        return "high"
+    return "middle" if harm >= 4 else "low"
+
+
+# -- the pieces ---------------------------------------------------------------------------
+
+
+def _token(d: Drawing, suit: str, cx: float, cy: float, r: float, held: bool) -> None:
+    """A suit token: a disc with the suit's glyph, or, for a suit still lacking, a hollow
+    dashed disc with the glyph faint."""
+    g = r * 1.3
+    if held:
+        d.circle(cx, cy, r, "st-hx-token")
+        d.suit(suit, cx - g / 2, cy - g / 2, g)
+    else:
+        d.circle(cx, cy, r, "st-hx-lacking")
+        d.add('<g class="st-hx-faint">')
+        d.suit(suit, cx - g / 2, cy - g / 2, g)
+        d.add("</g>")
+
+
+def _badge(d: Drawing, cx: float, y: float, h: float, words: str) -> None:
+    """A dark label under a card: "exhausted"."""
+    size = h * 0.62
+    w = len(words) * size * 0.6 + h * 0.8
+    d.rect(cx - w / 2, y, w, h, "st-hx-tired", rx=h / 2)
+    d.text(cx, y + h * 0.72, words, size=size, cls="st-text st-hx-tired-text", anchor="middle")
+
+
+def _journey(d: Drawing, state, L: Layout) -> None:
+    if L.head:
+        d.text(L.x0, L.head, f"The journey (turn {state.turn})", size=L.text + 2, cls="st-text st-hx-head")
+    for place, card_id in enumerate(state.journey):
+        x = L.x0 + place * L.pitch
+        cx = x + L.card_w / 2
+        d.add('<g class="st-hx-place">')
+        if card_id is None:
+            d.text(x, L.label, f"{place + 1}" if L.words else "", size=L.label_size, cls="st-text st-muted")
+            d.slot(x, L.card_y, L.card_w, L.card_h, label="empty")
+            d.add("</g>")
+            continue
+        kind = kind_of(card_id)
+        d.text(x, L.label, f"{place + 1} \u00b7 {kind}" if L.words else kind, size=L.label_size,
+               cls="st-text st-muted")
+        rank, suits, name = card_of(card_id)
+        d.card(x, L.card_y, rank, suits, name, w=L.card_w, h=L.card_h)
+        below = L.card_y + L.card_h + L.token_r + 4
+        if kind == "location":
+            placed = state.tokens[place]
+            n = len(suits)
+            step = L.token_r * 2 + 4
+            left = cx - (n - 1) * step / 2
+            for i, s in enumerate(suits):
+                _token(d, s, left + i * step, below, L.token_r, s in placed)
+        if state.exhausted[place]:
+            _badge(d, cx, below + L.token_r + 3, L.badge_h, "exhausted")
+        d.add("</g>")
+
+
+def _rewards(d: Drawing, state, L: Layout) -> None:
+    y = L.card_y + (L.card_h - L.ace_h) if L.words else L.card_y
+    d.text(L.aces_x, L.label, "Ace rewards (a Crown wins one)" if L.words else "Ace rewards",
+           size=L.label_size, cls="st-text st-muted")
+    if not state.ace_rewards:
+        d.slot(L.aces_x, y, L.ace_w, L.ace_h, label="none left")
+    for i, ace in enumerate(state.ace_rewards):
+        rank, suits, name = card_of(ace)
+        d.card(L.aces_x + i * (L.ace_w + 4 + (4 if L.words else 0)), y, rank, suits, name, w=L.ace_w, h=L.ace_h)
+
+
+def _deck(d: Drawing, state, L: Layout) -> None:
+    y = L.card_y + (L.card_h - L.ace_h) if L.words else L.card_y
+    d.text(L.deck_x, L.label, "Deck", size=L.label_size, cls="st-text st-muted")
+    if state.deck_left:
+        d.back(L.deck_x, y, L.ace_w, L.ace_h, count=state.deck_left)
+    else:
+        d.slot(L.deck_x, y, L.ace_w, L.ace_h, label="empty")
+    below = y + L.ace_h + L.text + 3
+    if L.words:
+        d.text(L.deck_x, below, f"{plural(state.deck_left, 'card')} left", size=L.text, cls="st-text")
+        d.text(L.deck_x, below + L.text + 4, f"Discard pile: {plural(len(state.discard), 'card')}", size=L.text,
+               cls="st-text st-muted")
+    else:
+        d.text(L.deck_x, below, f"{state.deck_left} left", size=L.text, cls="st-text")
+        d.text(L.deck_x, below + L.text + 3, f"Discard pile: {len(state.discard)}", size=L.text,
+               cls="st-text st-muted")
+
+
+def _roll(d: Drawing, state, L: Layout) -> None:
+    d.text(L.x0, L.row2, "Roll", size=L.text + 1, cls="st-text st-hx-head")
+    top = L.row2 - L.die * 0.68
+    if state.roll is None:
+        words = "no dice: the road is over" if state.phase == "over" else "not rolled yet"
+        d.text(L.die_x, L.row2, words, size=L.text, cls="st-text st-muted")
+        return
+    gap = L.die * 0.22
+    x = L.die_x
+    for value, used in zip(state.roll, state.used):
+        if not used:
+            d.die(x, top, value, L.die)
+            x += L.die + gap
+    used = [v for v, u in zip(state.roll, state.used) if u]
+    if used:
+        x += gap * 2
+        d.text(x, top - 3, "used", size=L.text * 0.85, cls="st-text st-muted")
+        d.add('<g class="st-hx-used">')
+        for value in used:
+            d.die(x, top, value, L.die)
+            x += L.die + gap
+        d.add("</g>")
+    words = f"couplets {state.couplets} of {MAX_COUPLETS}, a 6 is wild (1 to 5)"
+    d.text(L.x0, top + L.die + L.text + 6, words, size=L.text, cls="st-text st-muted")
+
+
+def _harm(d: Drawing, state, L: Layout) -> None:
+    d.text(L.harm_x, L.row2, "Harm", size=L.text + 1, cls="st-text st-hx-head")
+    left = L.harm_x + (L.text + 1) * 3.6
+    top = L.row2 - L.cell_h * 0.75
+    band = _band(state.harm)
+    step = L.cell_w + 2
+    for i in range(HARM_LIMIT):
+        x = left + i * step
+        on = i < state.harm
+        d.rect(x, top, L.cell_w, L.cell_h, f"st-hx-harm-{band}" if on else "st-hx-cell", rx=2)
+        if L.words:
+            d.text(x + L.cell_w / 2, top + L.cell_h * 0.7, str(i + 1), size=L.text * 0.9,
+                   cls="st-text st-hx-cell-on" if on else "st-text st-muted", anchor="middle")
+    words = f"{state.harm} of {HARM_LIMIT}"
+    if L.words:
+        left_to_go = max(0, HARM_LIMIT - state.harm)
+        words += f": {left_to_go} more ends the road" if left_to_go else ": the road ends here"
+        d.text(left, top + L.cell_h + L.text + 6, words, size=L.text, cls="st-text")
+    else:
+        d.text(left + HARM_LIMIT * step + 4, L.row2, words, size=L.text + 0.5, cls="st-text", weight="700")
+
+
+def _supply(d: Drawing, state, L: Layout) -> None:
+    if L.words:
+        d.text(L.supply_x, L.row3 - L.supply_r - 8, "Your supply", size=L.text + 1, cls="st-text st-hx-head")
+        left = L.supply_x + L.supply_r
+    else:
+        d.text(L.supply_x, L.row3 + L.text * 0.35, "Supply", size=L.text + 1, cls="st-text st-hx-head")
+        left = L.supply_x + 36 + L.supply_r
+    for i, s in enumerate(SUITS):
+        cx = left + i * L.supply_pitch
+        n = state.held(s)
+        _token(d, s, cx, L.row3, L.supply_r, n > 0)
+        d.text(cx + L.supply_r + 3, L.row3 + L.text * 0.45, str(n), size=L.text + 2,
+               cls="st-text" if n else "st-text st-muted", weight="700" if n else None)
+        if L.words:
+            d.text(cx, L.row3 + L.supply_r + L.text + 3, s, size=L.text * 0.85,
+                   cls="st-text" if n else "st-text st-muted", anchor="middle")
+    missing = state.missing_suits()
+    words = "Still missing: " + (", ".join(missing) if missing else "nothing: all six pieces are in hand")
+    y = L.row3 + L.supply_r + (L.text * 2 + 10 if L.words else L.text + 4)
+    d.text(L.supply_x, y, words, size=L.text, cls="st-text" if missing else "st-text st-ok")
+
+
+# -- the words ----------------------------------------------------------------------------
+
+
+def _title(state) -> str:
+    if state.phase == "over":
+        return f"The journey's end, after {plural(state.turn, 'day')}"
+    if state.turn == 1 and state.roll is None:
+        return "Setting out: the journey"
+    return f"Day {state.turn}: the journey"
+
+
+def _place_words(state, place: int) -> str:
+    card_id = state.journey[place]
+    head = f"Journey place {place + 1}:"
+    if card_id is None:
+        return f"{head} empty."
+    kind = kind_of(card_id)
+    words = f"{head} {decktet.label(card_id)}, {KIND_WORD[kind]}"
+    if state.exhausted[place]:
+        words += ", exhausted"
+    if kind == "location":
+        placed = state.tokens[place]
+        lacking = state.lacking(place)
+        words += ", with " + (join_and(f"a {s} token" for s in placed) if placed else "no token") + " on it"
+        if lacking:
+            words += ", still needing " + join_and(lacking)
+    return words + "."
+
+
+def _roll_words(state) -> str:
+    if state.roll is None:
+        return "No dice: the road is over." if state.phase == "over" else "The dice are not rolled yet."
+    used = [v for v, u in zip(state.roll, state.used) if u]
+    free = [v for v, u in zip(state.roll, state.used) if not u]
+    words = f"The roll: {join_and(state.roll)} (a 6 is wild, 1 to 5)"
+    if used:
+        words += f"; used so far, set apart: {join_and(used)}; still free: {join_and(free) if free else 'none'}"
+    else:
+        words += "; no die used yet"
+    return words + f"; couplets {state.couplets} of {MAX_COUPLETS}."
+
+
+def _supply_words(state) -> str:
+    held = [f"{state.held(s)} {s}" for s in SUITS if state.held(s)]
+    missing = state.missing_suits()
+    words = f"Your supply: {join_and(held)}" if held else "Your supply is empty"
+    if missing:
+        words += f"; still missing {join_and(missing)}."
+    else:
+        words += ": all six pieces are in hand."
+    return words
+
+
+def _desc(state) -> str:
+    parts = []
+    if state.result is not None:
+        parts.append(f"The game is over ({state.result.result}): {state.result.reason}")
+    parts += [_place_words(state, p) for p in range(len(state.journey))]
+    parts.append(_roll_words(state))
+    left = max(0, HARM_LIMIT - state.harm)
+    parts.append(f"Harm: {state.harm} of {HARM_LIMIT}" + (f", {left} more ends the road." if left else "."))
+    parts.append(_supply_words(state))
+    if state.ace_rewards:
+        parts.append(f"Ace rewards face up (a Crown wins one): {decktet.names(state.ace_rewards)}.")
+    else:
+        parts.append("No ace rewards are left face up.")
+    if state.deck_left:
+        parts.append(f"The deck, face down: {plural(state.deck_left, 'card')} left.")
+    else:
+        parts.append("The deck is empty.")
+    parts.append(f"Discard pile: {plural(len(state.discard), 'card')}.")
+    return " ".join(parts)
+
+
+# -- the picture --------------------------------------------------------------------------
+
+
+def table(state, prefix: str = "st", small: bool = False) -> Picture:
+    """The table as SVG: the journey, the ace rewards and the deck in a row of cards; the
+    roll and the harm track below them; the personal supply. ``small`` is the story's
+    picture of a day (480 wide); the cover's is 640."""
+    L = SMALL if small else FULL
+    d = Drawing(L.width, L.height, _title(state), _desc(state), prefix=prefix, css=CSS)
+    _journey(d, state, L)
+    _rewards(d, state, L)
+    _deck(d, state, L)
+    _roll(d, state, L)
+    _harm(d, state, L)
+    _supply(d, state, L)
+    return d.picture()
+
+
+def moments(steps) -> list[int]:
+    """Where the HTML story's sections begin, as its tale divides the steps (skipping those
+    undone or corrected): setting out (after the last card dealt before the first roll),
+    each day (after its roll; a day cut short before it, after its last card), and the
+    ending (after the last step that stands; -1, the table as the log leaves it, when
+    there is none)."""
+    setting = -1
+    days: list[int] = []
+    started = between = False
+    last = -1
+    for i, step in enumerate(steps):
+        if step.undone or step.corrected:
+            continue
+        last = i
+        kind = step.kind
+        if kind == "draw" and not started:
+            setting = i
+        elif kind in ("draw", "roll"):
+            if kind == "roll":
+                started = True
+            if between or not days:  # a new day begins
+                days.append(i)
+                between = False
+            if kind == "roll":
+                days[-1] = i  # the day's picture is the table at its roll
+        elif kind == "decision" and isinstance(step.move, (Done, Pay)) and step.after.phase != "pay":
+            between = True  # the turn's consequences are told: what comes next is the next day
+    return [setting, *days, last]
+
+
+__all__ = ["CSS", "FULL", "SMALL", "moments", "table"]
