@@ -11,9 +11,9 @@ import sys
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from storyteller import config, registry, store
+from storyteller import __version__, config, registry, store
 from storyteller.engine import Game, VariantError
-from storyteller.log import LogError, LogWriter, TruncatedLog
+from storyteller.log import LogError, LogWriter, TruncatedLog, now
 from storyteller.words import clean, command, plural
 
 from storyteller.errors import EXIT_ERROR, EXIT_INTERRUPTED, EXIT_USAGE, UserError  # noqa: F401 (the commands' words)
@@ -158,7 +158,7 @@ def make_driver(game: Game, seed: str, auto: str | None, answers: Path | None, p
 
 
 def play(
-    name: str,
+    name: str | None,
     seed: str | None = None,
     variants: Sequence[str] = (),
     log: Path | None = None,
@@ -168,9 +168,19 @@ def play(
     physical: bool = False,
     extra: Sequence[str] = (),
     questions: str | None = None,
+    from_log: Path | None = None,
+    step: int | None = None,
 ) -> int:
     from storyteller.session import Session
 
+    if from_log is not None or step is not None:
+        if name is not None or seed is not None or variants or physical or extra:
+            raise UserError("a branch plays on the old game's deal and rules: give --from LOG --step N, and no game, "
+                            "--seed, --variant or --physical", EXIT_USAGE)
+        return branch(from_log, step, log, auto, answers, plain, questions)
+    if name is None:
+        raise UserError("which game? storyteller play GAME (storyteller games lists them), or storyteller play "
+                        "--from LOG --step N to play on from a step of a saved game", EXIT_USAGE)
     game = load_game(name)
     chosen = load_variants(game, variants)
     source = load_source(game, physical, extra)
@@ -180,6 +190,61 @@ def play(
     mode = f"auto {auto}" if auto else "answers" if answers else "player"
     session = Session.new(game, chosen, seed_text, path, mode=mode, source=source)
     driver.begin(session, resumed=False)
+    return _drive(session, driver)
+
+
+def branch(old_path: Path | None, step: int | None, log: Path | None = None, auto: str | None = None,
+           answers: Path | None = None, plain: bool | None = None, questions: str | None = None) -> int:
+    """``play --from LOG --step N``: a new game whose header and first N events are the old
+    log's, played on from there. The old log is only read."""
+    from storyteller.session import Session, walk
+
+    if old_path is None or step is None:
+        raise UserError("a branch needs both: --from LOG --step N (the step to play on from)", EXIT_USAGE)
+    try:
+        old = store.open_log(old_path)
+    except TruncatedLog as e:
+        old = e.intact
+    last = len(old.events)
+    if step < 1 or step > last:
+        raise UserError(f"{clean(str(old_path))} has steps 1 to {last}: --step {step} is not one of them", EXIT_USAGE)
+    kept = old.events[:step]
+    end = next((e["n"] for e in kept if e["event"] == "end"), None)
+    if end is not None:
+        where = "the end of the game" if end == step else f"after the end of the game (step {end})"
+        raise UserError(f"step {step} is {where}: branch from a step before it (--step {end - 1})", EXIT_USAGE)
+    undone = {e["of"]: e["n"] for e in old.events[step:] if e["event"] == "undo"}
+    taken = next((n for n, by in sorted(undone.items()) if n <= step), None)
+    if taken is not None:
+        raise UserError(f"step {taken} was taken back at step {undone[taken]}: a branch cannot keep a move the game "
+                        f"took back; choose a step before {taken} or after {undone[taken]}", EXIT_USAGE)
+    fixed = {e["of"]: e["n"] for e in old.events[step:] if e["event"] == "correction"}
+    wrong = next((n for n in sorted(fixed) if n <= step), None)
+    if wrong is not None:
+        raise UserError(f"the card or dice of step {wrong} were entered wrong and corrected at step {fixed[wrong]}: "
+                        f"branch from step {fixed[wrong]} or later, or before {wrong}", EXIT_USAGE)
+    prefix = type(old)(old.path, old.header, kept)
+    try:
+        walk(prefix)  # the first N events must replay as they are
+    except LogError as e:
+        raise UserError(f"{clean(str(old_path))}: its first {step} steps do not replay: {e}") from None
+    game = load_game(old.game)
+    source = str(old.header.get("source", "seeded"))
+    driver = make_driver(game, old.seed, auto, answers, plain, source, questions)
+    path = log if log is not None else store.new_log_path(game.name, old.seed)
+    header = {k: v for k, v in old.header.items() if k not in ("storyteller", "schema", "from_log", "from_step")}
+    header.update(version=__version__, started=now(), mode=f"auto {auto}" if auto else "answers" if answers else "player",
+                  from_log=Path(old_path).name, from_step=step)
+    writer = LogWriter.create(path, header)
+    try:
+        for e in kept:
+            fields = {k: v for k, v in e.items() if k not in ("n", "event")}
+            writer.append(e["event"], **fields)
+    finally:
+        writer.close()
+    say(f"A new game from step {step} of {clean(Path(old_path).name)} (that log is left as it was).")
+    session = Session.resume(store.open_log(path))
+    driver.begin(session, resumed=True)
     return _drive(session, driver)
 
 
@@ -334,6 +399,8 @@ def replay(path: Path, show: bool = False, plain: bool | None = None) -> int:
     )
     if source != "seeded":
         say(f"  {TABLE_WORDS[source].capitalize()}: checked against the rules, not against a shuffle.")
+    if "from_log" in log.header:
+        say(f"  A branch of {clean(str(log.header['from_log']))}: its first {log.header['from_step']} steps are that game's.")
     from storyteller.stories import prompt_notes
 
     reg = registry.get(w.game.name)
@@ -363,6 +430,7 @@ def export(
     format: str | None = None,
     paper: str | None = None,
     pictures: bool = False,
+    analysis: bool = False,
 ) -> int:
     from storyteller import config
     from storyteller import export as exporter
@@ -393,6 +461,10 @@ def export(
     if asked is None and len(renderer.kinds) > 1 and template is None:
         raise UserError("choose one: --story or --playthrough", EXIT_USAGE)
     kind = asked or renderer.kinds[0]
+    if analysis and (kind != "playthrough" or name == "lonelog") and template is None:
+        raise UserError("--analysis goes into the playthrough (markdown, obsidian, html, pdf or json): add --playthrough"
+                        if name != "lonelog" else "--analysis is not shown in Lonelog notation: choose another format",
+                        EXIT_USAGE)
     if output is not None and str(output) == "-":  # as for most tools: standard output
         output = None
     if output is None and pictures:
@@ -414,20 +486,21 @@ def export(
         except exporter.OutputProblem as e:
             raise UserError(str(e)) from None
     log = store.open_log(path)
+    found = _analysis_of(log) if analysis else None
     files: dict[str, str] = {}
     try:
         if browser is not None:
             from storyteller.pdf import PdfProblem
 
             try:
-                text: str | bytes = exporter.render_pdf(log, browser, kind, template, paper)
+                text: str | bytes = exporter.render_pdf(log, browser, kind, template, paper, found)
             except PdfProblem as e:
                 raise UserError(f"cannot print the PDF: {e}") from None
         elif pictures:
             assert output is not None
-            text, files = exporter.render_with_pictures(log, output.stem, kind, template, name)
+            text, files = exporter.render_with_pictures(log, output.stem, kind, template, name, found)
         else:
-            text = exporter.render(log, kind, template, name, paper)  # cleaned of control characters
+            text = exporter.render(log, kind, template, name, paper, found)  # cleaned of control characters
     except exporter.TemplateProblem as e:
         raise UserError(str(e)) from None
     if output is None:
@@ -455,6 +528,22 @@ def export(
     said = f" and {plural(len(files), 'picture')} beside it" if files else ""
     say(f"Wrote {clean(str(output))}{said}")
     return 0
+
+
+def _analysis_of(log: Any) -> dict[str, Any]:
+    """The analysis for ``export --analysis``, at the default settings, with a progress bar;
+    Ctrl-C stops the export (nothing is written)."""
+    from storyteller import analysis, simulation
+    from storyteller.ui import reports
+
+    with reports.Work(enabled=sys.stderr.isatty()) as bar:
+        try:
+            found = analysis.analyse(log, jobs=simulation.default_jobs(), progress=bar.update)
+        except analysis.AnalysisError as e:
+            raise UserError(str(e), EXIT_USAGE) from None
+    if not found.complete:
+        raise KeyboardInterrupt
+    return found.as_dict()
 
 
 def export_all(
@@ -503,7 +592,7 @@ def list_games() -> int:
             say(f"{'':<10}   {form}: {v.help}")
         reg = registry.get(name)
         players = "|".join(["random", *reg.policies])
-        hint = " (greedy gives the Hint)" if reg.has_policy else ""
+        hint = f" ({reg.hint_player} gives the Hint)" if reg.hint_player else ""
         solver = "; storyteller solve tells whether a deal can be won" if reg.has_solver else ""
         say(f"{'':<10}   --auto {players}: the built-in players{hint}{solver}")
     return 0
@@ -668,6 +757,52 @@ def simulate(
             spool.close()
     if not summary.complete:
         err(f"interrupted: {summary.played} of {len(chosen)} games played; the figures above are for those")
+        return EXIT_INTERRUPTED
+    return 0
+
+
+def analyse(path: Path, samples: int | None = None, budget: str = "200000", player: str | None = None,
+            jobs: str = "auto", as_json: bool = False, plain: bool = False, solve: bool = True) -> int:
+    """``storyteller analyse LOG``: where the game turned (see :mod:`storyteller.analysis`)."""
+    import json
+
+    from storyteller import analysis, simulation
+    from storyteller.ui import reports
+
+    if samples is not None and samples < 1:
+        raise UserError("--samples takes a number of sampled deals, 1 or more (the default is "
+                        f"{analysis.DEFAULT_SAMPLES})", EXIT_USAGE)
+    try:
+        limits = simulation.parse_budget(budget)
+    except ValueError as e:
+        raise UserError(str(e), EXIT_USAGE) from None
+    if jobs == "auto":
+        workers = simulation.default_jobs()
+    elif jobs.isdigit() and int(jobs) >= 1:
+        workers = int(jobs)
+    else:
+        raise UserError(f"--jobs takes a number of processes or 'auto', not '{jobs}'", EXIT_USAGE)
+    try:
+        log = store.open_log(path)
+    except TruncatedLog as e:
+        log = e.intact  # a torn last line: the intact part is the game so far
+    reg = registry.get(log.game)
+    if player is not None and player not in reg.policies:
+        known = ", ".join(reg.policies) or "none"
+        raise UserError(f"{reg.rules.title} has no player '{player}' (its players: {known})", EXIT_USAGE)
+    bar = reports.Work(enabled=sys.stderr.isatty() and not as_json)
+    try:
+        with bar:
+            found = analysis.analyse(log, samples or analysis.DEFAULT_SAMPLES, limits, player, workers,
+                                     progress=bar.update, solve=solve)
+    except analysis.AnalysisError as e:
+        raise UserError(str(e), EXIT_USAGE) from None
+    if as_json:
+        sys.stdout.write(json.dumps(found.as_dict(), indent=2, ensure_ascii=False) + "\n")
+    else:
+        reports.analysis(found, plain or bool(os.environ.get("NO_COLOR")), str(path))
+    if not found.complete:
+        err("interrupted: the analysis above covers the game up to where it stopped")
         return EXIT_INTERRUPTED
     return 0
 

@@ -196,7 +196,7 @@ def _run(func, *args, **kwargs) -> None:
 @app.command(context_settings={"allow_extra_args": True})
 def play(
     ctx: typer.Context,
-    game: str = typer.Argument(..., help="The game to play (see 'storyteller games').", autocompletion=complete_game),
+    game: Optional[str] = typer.Argument(None, help="The game to play (see 'storyteller games').", autocompletion=complete_game),
     seed: Optional[str] = typer.Option(None, "--seed", help=SEED_HELP),
     variant: List[str] = typer.Option([], "--variant", "-v", help=VARIANT_HELP, autocompletion=complete_variant),
     log: Optional[Path] = typer.Option(None, "--log", help=LOG_HELP),
@@ -205,12 +205,15 @@ def play(
     plain: Optional[bool] = typer.Option(None, "--plain/--no-plain", help=PLAIN_HELP),
     physical: bool = typer.Option(False, "--physical", help=PHYSICAL_HELP),
     questions: Optional[str] = typer.Option(None, "--questions", help=QUESTIONS_HELP, autocompletion=complete_questions),
+    from_log: Optional[Path] = typer.Option(None, "--from", metavar="LOG",
+                                            help="Play on from a step of a saved game, in a new log (with --step)."),
+    step: Optional[int] = typer.Option(None, "--step", metavar="N", help="With --from: keep the old game's steps 1 to N."),
 ) -> None:
-    """Start a new game, guided step by step, with a journal."""
+    """Start a new game, guided step by step, with a journal (or play on from a step of a saved one)."""
     from storyteller import app as core
 
     _run(core.play, game, seed=seed, variants=variant, log=log, auto=auto, answers=answers, plain=plain,
-         physical=physical, extra=list(ctx.args), questions=questions)
+         physical=physical, extra=list(ctx.args), questions=questions, from_log=from_log, step=step)
 
 
 @app.command()
@@ -278,16 +281,19 @@ def export(
         None, "--paper", metavar="a5|a4|letter", help="HTML and PDF: the page it prints on (default a5).",
         autocompletion=lambda: ["a5", "a4", "letter"],
     ),
+    analysis: bool = typer.Option(
+        False, "--analysis", help="With --playthrough: where the game turned (see storyteller analyse), a chart in HTML.",
+    ),
 ) -> None:
     """Render a log as a story or a playthrough: Markdown, an Obsidian note, JSON, Lonelog, an HTML page or a PDF."""
     from storyteller import app as core
 
     if all_dir is not None:
         _run(core.export_all, all_dir, log=log, format=format, playthroughs=playthroughs, force=force,
-             others=bool(story or playthrough or output or template or paper), pictures=pictures)
+             others=bool(story or playthrough or output or template or paper or analysis), pictures=pictures)
         return
     _run(core.export, log, story=story, playthrough=playthrough, output=output, template=template, force=force,
-         format=format, paper=paper, pictures=pictures)
+         format=format, paper=paper, pictures=pictures, analysis=analysis)
 
 
 @app.command()
@@ -330,6 +336,29 @@ def simulate(
 
     _run(core.simulate, game, games=games, seeds=seeds, policy=policy, variant_specs=variant, jobs=jobs,
          as_json=as_json, csv=csv, logs=logs, solve=solve, budget=budget, plain=plain)
+
+
+ANALYSE_HELP = "Where did this game turn? The chance to win before and after every decision, luck and skill."
+
+
+def _analyse(
+    log: Path = typer.Argument(..., help="The log to analyse (finished or not)."),
+    samples: Optional[int] = typer.Option(None, "--samples", metavar="N",
+                                          help="Sampled deals at each position (default 32; more is slower and surer)."),
+    budget: str = typer.Option("200000", "--budget", help="The solver's budget per position: positions (200000) or seconds (10s)."),
+    player: Optional[str] = typer.Option(None, "--player", help="The built-in player whose chance is measured (default: greedy).",
+                                         autocompletion=complete_auto),
+    jobs: str = typer.Option("auto", "--jobs", "-j", help="Processes to play out on: a number, or auto (one per core)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the analysis as JSON (see docs/analysis.md)."),
+    plain: bool = typer.Option(False, "--plain", help="No colours."),
+) -> None:
+    from storyteller import app as core
+
+    _run(core.analyse, log, samples=samples, budget=budget, player=player, jobs=jobs, as_json=as_json, plain=plain)
+
+
+app.command("analyse", help=ANALYSE_HELP)(_analyse)
+app.command("analyze", help=ANALYSE_HELP + " (The same as analyse.)", hidden=True)(_analyse)
 
 
 @app.command()

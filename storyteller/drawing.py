@@ -275,3 +275,69 @@ def card_of(card_id: str) -> tuple[str, tuple[str, ...], str]:
         return "", (), card_id
     name = card_name(card_id)
     return c.rank, tuple(c.suits), name[:1].upper() + name[1:]
+
+
+# -- the win chance over a game (storyteller analyse) ----------------------------------------
+
+CHART_CSS = """
+.st-chart-area { fill: #e8e2d6; stroke: none; }
+.st-chart-line { fill: none; stroke: #7a4a12; stroke-width: 2; }
+.st-chart-grid { fill: none; stroke: #c9c0b2; stroke-width: 1; stroke-dasharray: 3 3; }
+.st-chart-mark { fill: #b3261e; }
+@media (prefers-color-scheme: dark) {
+  .st-chart-area { fill: #3a3631; } .st-chart-line { stroke: #e0a36a; } .st-chart-grid { stroke: #5a544c; }
+  .st-chart-mark { fill: #f2877e; }
+}
+@media print { .st-chart-area { fill: #e6e6e6; } .st-chart-line { stroke: #000000; } .st-chart-mark { fill: #000000; } }
+""".strip()
+CHART_LETTERS = {"fatal": "F", "blunder": "B", "mistake": "M", "inaccuracy": "i"}
+
+
+def chance_chart(start: float, points: list[tuple[int, float, str | None]], title: str, prefix: str = "chart",
+                 width: float = 640, height: float = 220) -> Picture:
+    """The chance to win over a game: ``points`` are (step, chance after it, a decision's
+    label or None), in order, after ``start``. A letter marks each labelled decision (B
+    blunder, M mistake, i inaccuracy, F fatal); the words say the same for a screen reader."""
+    left, right, top, bottom = 44.0, 12.0, 14.0, 34.0
+    inner_w, inner_h = width - left - right, height - top - bottom
+    values = [start] + [v for _, v, _ in points]
+    steps = [points[0][0] - 1 if points else 0] + [n for n, _, _ in points]
+    first, last = steps[0], max(steps[-1], steps[0] + 1)
+
+    def at(n: float, v: float) -> tuple[float, float]:
+        return left + inner_w * (n - first) / (last - first), top + inner_h * (1 - v)
+
+    marked = [(n, v, lb) for n, v, lb in points if lb]
+    words = [f"The chance to win starts at {start * 100:.0f}%"]
+    if values:
+        low = min(range(len(values)), key=lambda i: values[i])
+        high = max(range(len(values)), key=lambda i: values[i])
+        words.append(f"is highest ({values[high] * 100:.0f}%) at step {steps[high]} and lowest "
+                     f"({values[low] * 100:.0f}%) at step {steps[low]}")
+        words.append(f"and ends at {values[-1] * 100:.0f}%")
+    desc = ", ".join(words) + "."
+    if marked:
+        desc += " " + " ".join(f"Step {n}: a {lb} (the chance after it {v * 100:.0f}%)." for n, v, lb in marked)
+    d = Drawing(width, height, title, desc, prefix=prefix, css=CHART_CSS)
+    for v in (0.0, 0.5, 1.0):
+        x0, y = at(first, v)
+        d.line([(x0, y), (left + inner_w, y)], "st-chart-grid")
+        d.text(left - 6, y + 3.5, f"{v * 100:.0f}%", size=10, cls="st-text st-muted", anchor="end")
+    line = [at(n, v) for n, v in zip(steps, values)]
+    stepped: list[tuple[float, float]] = []
+    for i, (x, y) in enumerate(line):  # a value holds until the next step changes it
+        if i:
+            stepped.append((x, stepped[-1][1]))
+        stepped.append((x, y))
+    base = top + inner_h
+    area = [(stepped[0][0], base)] + stepped + [(stepped[-1][0], base)]
+    d.add('<path class="st-chart-area" d="' + " ".join(f"{'M' if i == 0 else 'L'}{num(x)} {num(y)}"
+                                                          for i, (x, y) in enumerate(area)) + ' Z"/>')
+    d.line(stepped, "st-chart-line")
+    for n, v, lb in marked:
+        x, y = at(n, v)
+        d.circle(x, y, 4, "st-chart-mark")
+        d.text(x, y - 7, CHART_LETTERS.get(lb or "", ""), size=10, cls="st-text", anchor="middle", weight="700")
+    d.text(left, height - 10, f"step {first}", size=10, cls="st-text st-muted")
+    d.text(left + inner_w, height - 10, f"step {steps[-1]}", size=10, cls="st-text st-muted", anchor="end")
+    return d.picture()

@@ -91,10 +91,12 @@ def _context(log: GameLog) -> tuple[dict[str, Any], Walk]:
         "date": started[:10],
         "started": started,
         "tags": ["storyteller", w.game.name, result.replace(" ", "-")],
-        "log": log.path.name if log.path else "",
+        "log": Path(log.path).name if log.path else "",
         "version": log.header.get("version", ""),
         "decisions": w.decisions,
         "decisions_made": sum(1 for e in log.events if e["event"] == "decision"),
+        "branch": ({"log": str(log.header["from_log"]), "step": int(log.header["from_step"])}
+                   if "from_log" in log.header else None),
     }
     return {
         "version": CONTEXT_VERSION,
@@ -530,6 +532,8 @@ class TemplateRenderer:
     def render(self, ctx: dict[str, Any], game: registry.Registration, kind: str, template: Path | None = None) -> str:
         if "pictures" not in ctx:  # a context without pictures drawn (context(log)): templates see none
             ctx = {**ctx, "pictures": {"final": None, "scenes": [], "at": {}}}
+        if "analysis" not in ctx:  # export --analysis adds it
+            ctx = {**ctx, "analysis": None}
         shared = data_dir("templates")
         if template is not None:
             if not template.is_file():
@@ -631,7 +635,7 @@ class HtmlRenderer(TemplateRenderer):
         if "paper" not in ctx:
             ctx = {**ctx, "paper": PAPERS[DEFAULT_PAPER]}
         pics = ctx.get("pictures") or {}
-        found = [p["svg"] for p in [pics.get("final"), *pics.get("scenes", [])] if p]
+        found = [p["svg"] for p in [pics.get("final"), pics.get("chart"), *pics.get("scenes", [])] if p]
         _SVG.clear()
         _SVG.update(found)
         try:
@@ -704,36 +708,38 @@ DEFAULT_PAPER = "a5"
 
 def render(
     log: GameLog, kind: str | None = None, template: Path | None = None, format: str = DEFAULT_FORMAT,
-    paper: str = DEFAULT_PAPER,
+    paper: str = DEFAULT_PAPER, analysis: dict[str, Any] | None = None,
 ) -> str:
     """The log rendered in ``format`` as ``kind`` (the format's first kind if None; or
     through the user's ``template``), cleaned of control characters. An HTML page carries
     its pictures inline and prints on ``paper``; a note in any other format has none (see
-    ``render_with_pictures``)."""
-    return _render(log, kind, template, format, paper)[0]
+    ``render_with_pictures``). ``analysis`` (``storyteller.analysis``'s, as a dict) goes
+    into the context as ``analysis``: a playthrough shows it (an HTML page with a chart)."""
+    return _render(log, kind, template, format, paper, analysis=analysis)[0]
 
 
 def render_with_pictures(
     log: GameLog, stem: str, kind: str | None = None, template: Path | None = None, format: str = DEFAULT_FORMAT,
+    analysis: dict[str, Any] | None = None,
 ) -> tuple[str, dict[str, str]]:
     """A Markdown or Obsidian note that links pictures of the table kept beside it (GitHub
     and Obsidian show a linked SVG file, but strip SVG written into a note): the note's
     text, and each picture's file name (``<stem>-table.svg``, ``<stem>-1.svg``, ...) with
     its SVG."""
-    return _render(log, kind, template, format, DEFAULT_PAPER, stem)
+    return _render(log, kind, template, format, DEFAULT_PAPER, stem, analysis)
 
 
 def render_pdf(log: GameLog, browser: str, kind: str | None = None, template: Path | None = None,
-               paper: str = DEFAULT_PAPER) -> bytes:
+               paper: str = DEFAULT_PAPER, analysis: dict[str, Any] | None = None) -> bytes:
     """The HTML page printed to PDF by ``browser`` (see ``storyteller.pdf``); PdfProblem
     when it cannot print."""
     from storyteller.pdf import print_pdf
 
-    return print_pdf(_render(log, kind, template, "pdf", paper)[0], browser)
+    return print_pdf(_render(log, kind, template, "pdf", paper, analysis=analysis)[0], browser)
 
 
 def _render(log: GameLog, kind: str | None, template: Path | None, format: str, paper: str,
-            stem: str | None = None) -> tuple[str, dict[str, str]]:
+            stem: str | None = None, analysis: dict[str, Any] | None = None) -> tuple[str, dict[str, str]]:
     renderer = RENDERERS[format]
     kind = kind or renderer.kinds[0]
     if kind not in renderer.kinds:
@@ -743,9 +749,18 @@ def _render(log: GameLog, kind: str | None, template: Path | None, format: str, 
     ctx, w = _context(log)
     game = registry.get(log.game)
     files: dict[str, str] = {}
+    if analysis is not None:
+        ctx["analysis"] = analysis
     if format in ("html", "pdf"):
         ctx["pictures"] = pictures(game, w)
         ctx["paper"] = PAPERS[paper]
+        if analysis is not None and analysis.get("start") is not None:
+            from storyteller.drawing import chance_chart
+
+            marks = sorted(analysis["decisions"] + analysis["chances"], key=lambda m: m["n"])
+            ctx["pictures"]["chart"] = chance_chart(
+                analysis["start"], [(m["n"], m["after"], m.get("label")) for m in marks],
+                "The chance to win, step by step").as_dict()
     elif stem is not None and format != "json":
         ctx["pictures"] = pics = pictures(game, w)
         for name, p in [("table", pics["final"]), *((str(k + 1), p) for k, p in enumerate(pics["scenes"]))]:

@@ -5,6 +5,9 @@ Line 1 is the header::
     {"storyteller": "log", "schema": 1, "game": "carddom", "variants": {...},
      "seed": "42", "source": "seeded", "version": "0.1.0", "started": "...", "mode": "player"}
 
+A branch (``play --from LOG --step N``) also names where it came from: ``from_log`` (the
+old log's file name) and ``from_step`` (its events 1 to N are the branch's first events).
+
 Every further line is one event, numbered from 1 in ``n``:
 
     draw      a card drawn: ``card``, ``to`` (where it went), ``deal`` and ``slot`` (and ``pile``)
@@ -64,7 +67,7 @@ MAX_SIDES = 1_000
 MAX_VARIANTS = 64
 
 HEADER_REQUIRED = ("storyteller", "schema", "game", "variants", "seed", "source")
-HEADER_KEYS = frozenset(HEADER_REQUIRED + ("version", "started", "mode"))
+HEADER_KEYS = frozenset(HEADER_REQUIRED + ("version", "started", "mode", "from_log", "from_step"))
 
 EVENT_REQUIRED: dict[str, tuple[str, ...]] = {
     "draw": ("card", "to", "deal", "slot"),
@@ -292,6 +295,13 @@ def check_header(header: Any) -> dict[str, Any]:
     for key in ("version", "started", "mode"):
         if key in header:
             f.text(key, empty=True)
+    if ("from_log" in header) != ("from_step" in header):
+        raise _Bad("a branch names both the log it came from ('from_log') and the step ('from_step')")
+    if "from_log" in header:
+        f.text("from_log")
+        step = header["from_step"]
+        if type(step) is not int or step < 1:
+            raise _Bad(f"'from_step' must be a step number, 1 or more, not {_show(step)}")
     variants = header["variants"]
     if not isinstance(variants, dict):
         raise _Bad(f"'variants' must be a mapping, not {_show(variants)}")
@@ -890,7 +900,11 @@ class LogWriter:
         self.log.size = self.log.file_size = self._size
 
     def append(self, kind: str, **fields: Any) -> dict[str, Any]:
-        event = {"n": len(self.log.events) + 1, "event": kind, **fields, "at": now()}
+        """Write one event (numbered next; stamped now, unless ``at`` is given: a branch
+        copies its first events as they were)."""
+        event = {"n": len(self.log.events) + 1, "event": kind, **fields}
+        if "at" not in fields:
+            event["at"] = now()
         try:
             data = _dump(event)
         except UnicodeEncodeError:

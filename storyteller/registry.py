@@ -51,7 +51,8 @@ class Registration:
     - ``rules``: a :class:`storyteller.engine.Game` (pure rules, no I/O);
     - ``players``: the game's built-in players by name (``{"greedy": ..., "search": ...}``),
       each a class or a function that makes a new :class:`storyteller.engine.Policy` for
-      one game; ``greedy`` is the one behind *Hint*;
+      one game; ``hint`` names the one behind *Hint* (the strongest that answers within a
+      second; default ``greedy``);
     - ``solver``: a class or function that makes a new :class:`storyteller.engine.Solver`;
     - ``questions``: a :class:`storyteller.questions.Questions` class, made with this
       registration (which role each step gives its cards, the question it raises), and
@@ -79,8 +80,10 @@ class Registration:
         questions: Any = None,
         question_bank: str | Path | None = None,
         pictures: Any = None,
+        hint: str = "greedy",
     ) -> None:
         self.name = name
+        self._hint = hint
         self._refs = {"rules": rules, "teller": teller, "view": view, "questions": questions, "pictures": pictures}
         self.question_bank = Path(question_bank) if question_bank is not None else None
         self._players = dict(players or {})
@@ -105,6 +108,13 @@ class Registration:
     def policies(self) -> tuple[str, ...]:
         """The names of the game's built-in players (none is loaded)."""
         return tuple(self._players)
+
+    @property
+    def hint_player(self) -> str | None:
+        """The name of the player behind *Hint*, or None if the game has none."""
+        if self._hint in self._players:
+            return self._hint
+        return "greedy" if "greedy" in self._players else None
 
     @property
     def has_policy(self) -> bool:

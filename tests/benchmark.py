@@ -11,13 +11,19 @@
    pictures drawn, against the same export in Markdown (goal: 1.5x or less);
 4b. questions: a journaling question chosen over a history of 2,000 saved games (goal:
    under 50 ms);
+4c. analyse: ``storyteller analyse LOG`` of every example at the default settings (goal: at
+   most 10 s each on two cores);
+4d. decisions: seconds per decision of every built-in player of every game on one core,
+   the mean and the worst over seeds 0..19 (``--games N`` for more; goal: the worst at most
+   1 s);
 5. fuzz: 1,000 corrupted logs through every command that reads a log (goal: no problem);
-6. simulate: 100,000 Adaman greedy games with ``--jobs 2`` (goal: under 60 s on two cores),
+6. simulate: 100,000 Adaman greedy games with ``--jobs 2`` (goal: under 60 s on two cores)
+   and its speed against a plain loop over the same player in one process (the ratio),
    the greedy player of every game on one core (goal for Cascades and Hexaract: 200 games/s
    or more), and the peak memory of a run of 20,000 games against one of 100,000 (goal: flat).
 
 ``python tests/benchmark.py NAME...`` runs only those: ``startup``, ``replay``, ``sessions``,
-``export``, ``html``, ``questions``, ``fuzz``, ``simulate``.
+``export``, ``html``, ``questions``, ``analyse``, ``decisions``, ``fuzz``, ``simulate``.
 """
 
 from __future__ import annotations
@@ -243,6 +249,22 @@ def questions_speed(count: int = 2_000) -> None:
           "(median of 5; goal < 50 ms)")
 
 
+def analyse_speed() -> None:
+    """``storyteller analyse`` of each example log at the default settings, on every core."""
+    import os
+
+    root = Path(__file__).resolve().parents[1]
+    script = str(Path(sys.executable).parent / ("storyteller.exe" if os.name == "nt" else "storyteller"))
+    worst = 0.0
+    for log in sorted((root / "examples").glob("*.jsonl")):
+        start = time.perf_counter()
+        subprocess.run([script, "analyse", str(log)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+        seconds = time.perf_counter() - start
+        worst = max(worst, seconds)
+        print(f"analyse: {log.name} {seconds:.1f} s")
+    print(f"analyse: the slowest example {worst:.1f} s (goal <= 10 s on two cores)")
+
+
 def fuzz(count: int = 1_000) -> None:
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     import test_fuzz
@@ -264,10 +286,27 @@ def simulate(game: str, *args: str) -> tuple[dict, float]:
     return json.loads(figures), int(rss) / 1024
 
 
+PLAIN_LOOP = """
+import sys, time
+from storyteller import registry
+from storyteller.session import simulate
+rules = registry.rules(sys.argv[1]); variants = rules.parse_variants([])
+start = time.perf_counter()
+for seed in range(int(sys.argv[2])):
+    simulate(rules, variants, str(seed), "greedy")
+print(int(sys.argv[2]) / (time.perf_counter() - start))
+"""
+
+
 def simulate_speed() -> None:
     figures, large = simulate("adaman", "--games", "100000", "--policy", "greedy", "--jobs", "2")
     seconds = figures["played"] / figures["games_per_second"]
     print(f"simulate: 100,000 Adaman greedy games with --jobs 2 in {seconds:.1f} s (goal < 60 s)")
+    plain = float(subprocess.run([sys.executable, "-c", PLAIN_LOOP, "adaman", "20000"], capture_output=True, text=True,
+                                 check=True).stdout)
+    print(f"simulate: --jobs 2 plays {figures['games_per_second']:,.0f} games/s, a plain loop in one process "
+          f"{plain:,.0f} games/s over the same player: ratio {figures['games_per_second'] / plain:.2f} "
+          "(two cores: 2.0 at best)")
     for game in game_names():
         if not registry.get(game).has_policy:
             continue
@@ -280,11 +319,46 @@ def simulate_speed() -> None:
           "(goal: flat; the policy's caches are bounded)")
 
 
+def decision_speed(games: int = 20) -> None:
+    """Seconds per decision of every built-in player of every game, on one core: the mean
+    and the worst over seeds 0..GAMES-1 (goal: the worst at most 1 s)."""
+    from storyteller.session import AutoPlayer, SeededSource
+
+    count = int(sys.argv[sys.argv.index("--games") + 1]) if "--games" in sys.argv else games
+    for game in game_names():
+        reg = registry.get(game)
+        rules = get_game(game)
+        variants = rules.parse_variants([])
+        for name in reg.policies:
+            times: list[float] = []
+            for seed in range(count):  # the moves simulate and play --auto make
+                state = rules.new_state(variants)
+                source = SeededSource(str(seed), rules, variants)
+                player = AutoPlayer(rules, str(seed), name)
+                made = 0
+                while state.outcome is None:
+                    request = state.chance()
+                    if request is not None:
+                        state.resolve(source.resolve(request))
+                        continue
+                    start = time.perf_counter()
+                    action = player.choose(state, made)
+                    times.append(time.perf_counter() - start)
+                    state.apply(action.move)
+                    made += 1
+            print(f"decisions: {game} {name}: {len(times):,} decisions over seeds 0..{count - 1}, "
+                  f"mean {1000 * statistics.mean(times):.1f} ms, worst {1000 * max(times):.0f} ms (goal: worst <= 1,000 ms)",
+                  flush=True)
+
+
 BENCHMARKS = {"startup": startup, "replay": replay_speed, "sessions": sessions_speed, "export": export_speed,
-              "html": html_speed, "questions": questions_speed, "fuzz": fuzz, "simulate": simulate_speed}
+              "html": html_speed, "questions": questions_speed, "analyse": analyse_speed, "decisions": decision_speed, "fuzz": fuzz, "simulate": simulate_speed}
 
 if __name__ == "__main__":
-    chosen = sys.argv[1:] or list(BENCHMARKS)
+    args = sys.argv[1:]
+    if "--games" in args:  # decisions --games N
+        del args[args.index("--games"):args.index("--games") + 2]
+    chosen = args or list(BENCHMARKS)
     unknown = [name for name in chosen if name not in BENCHMARKS]
     if unknown:
         sys.exit(f"unknown benchmark {unknown[0]!r} (benchmarks: {', '.join(BENCHMARKS)})")

@@ -360,6 +360,9 @@ class CountingTerminal(Terminal):
         self.asked.append(message)
         return ""
 
+    def confirm(self, message: str, default: bool = False) -> bool:
+        return False  # the end screen's quick look at where the game turned: not now
+
 
 class AutoAtTheTerminal(PlayerDriver):
     """The player's driver, with the moves chosen by the built-in player."""

@@ -110,7 +110,7 @@ def test_the_end_shows_the_outcome_and_asks_a_last_word(tmp_path):
     with create_pipe_input() as pipe:
         # overlord=anywhere: skip the character's and the start's questions; face it at once;
         # skip the facing's and the overlord's questions; a last word.
-        keys = ENTER + ENTER + menu_keys(2) + ENTER + ENTER + "So it ends." + ENTER
+        keys = ENTER + ENTER + menu_keys(2) + ENTER + ENTER + "So it ends." + ENTER + "y"
         pipe.send_text(keys)
         term = Terminal(console=Console(file=buffer, width=120, no_color=True), input=pipe, output=DummyOutput())
         session = Session.new(game, game.parse_variants(["overlord=anywhere"]), "7", path)
@@ -126,6 +126,8 @@ def test_the_end_shows_the_outcome_and_asks_a_last_word(tmp_path):
     events = read_events(path)
     assert [e["event"] for e in events[-3:]] == ["end", "question", "journal"] and events[-1]["text"] == "So it ends."
     assert events[-1]["question"] == events[-2]["n"] and events[-2]["id"].startswith("@lost:")  # the last word, lost
+    # then, asked, a quick look at where the game turned, and the full analysis's command
+    assert "Where the game turned (a quick look)" in screen and "storyteller analyse" in screen
 
 
 @pytest.mark.timeout(60)

@@ -239,7 +239,8 @@ def prompt_notes(teller: Teller, log: Any) -> list[str]:
     that answers a logged question (``question``) has that question's words; in a log made
     before questions were logged, the question after a draw is the teller's question for
     that draw, the one after the end is :data:`LAST_WORD`; an entry written from the menu
-    answers none."""
+    answers none. A branch of an older log (``play --from``) holds both: the older entries
+    before its first logged question."""
     from storyteller.session import corrected_event
 
     draws: dict[int, dict[str, Any]] = {}
@@ -258,7 +259,7 @@ def prompt_notes(teller: Teller, log: Any) -> list[str]:
             continue
         if "question" in e:
             wanted = asked.get(e["question"])
-        elif asked:
+        elif asked and e["n"] > min(asked):  # (before the first: a branch of an older log, its first steps)
             wanted = prompt if e["n"] > max(asked) else None  # more last words, after the last question
         else:
             about = e.get("about")

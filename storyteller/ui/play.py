@@ -179,6 +179,37 @@ def after_end(term, session: Session, journal: Journal) -> None:
         solving = command("storyteller", "solve", session.path, "--log", f"{session.path.stem}-won.jsonl")
         term.print(Text(clean(f"Could this deal have been won? With every card known, storyteller can tell: {solving}")))
     ask(term, session, journal, journal.end(session), instruction="(Enter to skip)")
+    if outcome.result != "abandoned" and registry.get(session.game.name).has_policy:
+        if term.confirm("See where the game turned? (a quick look: a few seconds)", default=True):
+            turning_point(term, session)
+
+
+QUICK = {"samples": 8, "seconds": 4.0, "budget": 20_000}  # the end screen's quick look
+
+
+def turning_point(term, session: Session) -> None:
+    """A quick analysis of the game just played (a few seconds at most): where it turned,
+    the command to try the other way, and the command for the full analysis."""
+    from storyteller import analysis, store
+    from storyteller.engine import Budget
+    from storyteller.simulation import default_jobs
+    from storyteller.words import command
+
+    try:
+        log = store.open_log(session.path)
+    except Exception:  # the game is saved whatever happens here
+        return
+    try:
+        with term.console.status("Looking at every decision (Ctrl-C stops)"):
+            found = analysis.analyse(log, QUICK["samples"], Budget(nodes=QUICK["budget"]), jobs=default_jobs(),
+                                     deadline=QUICK["seconds"])
+    except (analysis.AnalysisError, KeyboardInterrupt):
+        return
+    words = found.verdict or "Nothing to say about this game."
+    if found.branch_step is not None:
+        words += f"\nTo try the other way: {command('storyteller', 'play', '--from', session.path, '--step', found.branch_step)}"
+    words += f"\nThe full analysis (surer, slower): {command('storyteller', 'analyse', session.path)}"
+    term.print(Panel(Text(clean(words)), title="Where the game turned (a quick look)", title_align="left"))
 
 
 # -- a real table ---------------------------------------------------------------------------
@@ -279,7 +310,8 @@ class PlayerDriver:
         return self._journal
 
     def begin(self, session: Session, resumed: bool) -> None:
-        self.policy = registry.get(session.game.name).policy("greedy")
+        reg = registry.get(session.game.name)
+        self.policy = reg.policy(reg.hint_player) if reg.hint_player else None
         self._journal = Journal(session, self.questions, resumed)
         begin(self.term, session, resumed)
 

@@ -187,3 +187,113 @@ def sessions(title: str, rows: Sequence[Sequence[str]]) -> None:
     lines.append("  ".join("-" * w for w in widths))
     lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in cells]
     print("\n".join(lines), flush=True)
+
+
+# -- analyse -------------------------------------------------------------------------------
+
+
+class Work:
+    """A rich progress bar on stderr for work counted in playouts (``analyse``)."""
+
+    def __init__(self, enabled: bool, what: str = "analysing") -> None:
+        self.enabled, self.what = enabled, what
+        self.progress: Any = None
+        self.task: Any = None
+
+    def __enter__(self) -> "Work":
+        if self.enabled:
+            from rich.console import Console
+            from rich.progress import BarColumn, Progress as Bar, TextColumn, TimeElapsedColumn
+
+            self.progress = Bar(TextColumn(self.what), BarColumn(), TextColumn("{task.fields[note]}"),
+                                TimeElapsedColumn(), TextColumn("Ctrl-C stops and shows what is done"),
+                                console=Console(stderr=True), transient=True)
+            self.progress.__enter__()
+            self.task = self.progress.add_task("work", total=1, note="")
+        return self
+
+    def update(self, done: int, total: int) -> None:
+        if self.progress is not None:
+            self.progress.update(self.task, completed=done, total=total, note=f"{done:,} of {total:,} games played out")
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.progress is not None:
+            self.progress.__exit__(*exc)
+
+
+EIGHTHS = " \u2581\u2582\u2583\u2584\u2585\u2586\u2587\u2588"
+LABEL_MARKS = {"fatal": "F", "blunder": "B", "mistake": "M", "inaccuracy": "i"}
+
+
+def chance_chart(start: float, marks: Sequence[Any], plain: bool, width: int = 64, rows: int = 6) -> list[str]:
+    """The win chance over the game as a few lines of text: a column for each step that
+    moved it (several steps to a column when there are many), the lowest value of the
+    column drawn, and under it a letter where a decision gave points away (B blunder, M
+    mistake, i inaccuracy, F fatal)."""
+    values = [start] + [m.after for m in marks]
+    labels = [""] + [m.label or "" for m in marks]
+    per = max(1, -(-len(values) // width))
+    cols = [(min(values[i:i + per]), next((lb for lb in labels[i:i + per] if lb), "")) for i in range(0, len(values), per)]
+    lines = []
+    for r in range(rows - 1, -1, -1):
+        cells = []
+        for v, _ in cols:
+            fill = v * rows - r
+            if plain:
+                cells.append("#" if fill >= 0.5 else " ")
+            else:
+                cells.append(EIGHTHS[max(0, min(8, round(fill * 8)))])
+        axis = "100%" if r == rows - 1 else ("  0%" if r == 0 else "    ")
+        lines.append(f"{axis} |{''.join(cells)}")
+    lines.append("     +" + "-" * len(cols))
+    lines.append("      " + "".join(LABEL_MARKS.get(lb, " ") for _, lb in cols).rstrip())
+    return lines
+
+
+def analysis(a: Any, plain: bool, log_path: str = "") -> None:
+    """The analysis of a game at a terminal: the verdict, a table of the decisions that
+    mattered, the chart of the win chance, luck and skill."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from storyteller.analysis import first_clause
+    from storyteller.words import command
+
+    console = Console(highlight=False, no_color=plain, emoji=False)
+    pct = lambda x: "-" if x is None else f"{100 * x:.0f}%"  # noqa: E731
+    console.print(f"{clean(a.title)}, {clean(a.log)}: the chance to win for the built-in {a.player} player, "
+                  f"{a.samples} sampled deals at each position.", markup=False)
+    if a.start is None:
+        console.print(clean(a.verdict), markup=False)
+        return
+    console.print()
+    for line in chance_chart(a.start, a.marks, plain):
+        console.print(line, markup=False)
+    console.print()
+    shown = [m for m in a.decisions if m.label] or sorted(
+        [m for m in a.decisions if m.lost > 0], key=lambda m: -m.lost)[:5]
+    if shown:
+        table = Table(title="The decisions that mattered" if any(m.label for m in shown) else "The largest losses",
+                      title_justify="left", box=None, pad_edge=False)
+        for name, justify in (("step", "right"), ("move", "left"), ("chance", "right"), ("lost", "right"),
+                              ("", "left"), ("the built-in player's choice", "left")):
+            table.add_column(name, justify=justify, overflow="fold")  # type: ignore[arg-type]
+        for m in sorted(shown, key=lambda m: m.n):
+            better = "" if m.best_key == m.key else clean(first_clause(m.best))
+            table.add_row(str(m.n), clean(first_clause(m.text)), f"{pct(m.before)} -> {pct(m.after)}",
+                          f"{100 * m.lost:.0f}", m.label or "", better)
+        console.print(table)
+        console.print()
+    result = "won" if a.outcome == "won" else a.outcome
+    console.print(f"Start {pct(a.start)}; {result} ({pct(a.result)}). Luck {100 * a.luck:+.0f} points, "
+                  f"skill {100 * a.skill:+.0f} points: together {100 * (a.luck + a.skill):+.0f}, the result minus the start.",
+                  markup=False)
+    if a.winnable_until is not None:
+        console.print(f"With every card known, the deal could be won until step {a.winnable_until}.", markup=False)
+    elif a.winnable_why:
+        console.print(f"With every card known: {clean(a.winnable_why)}.", markup=False)
+    console.print()
+    console.print(clean(a.verdict), markup=False)
+    if a.branch_step is not None and log_path:
+        console.print(f"To try the other way: {command('storyteller', 'play', '--from', log_path, '--step', a.branch_step)}",
+                      markup=False)

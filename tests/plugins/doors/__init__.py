@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
-from storyteller.engine import Action, Draw, Game, GameState, Move, Outcome, RuleError, Variant
+from storyteller.engine import Action, Budget, Draw, Game, GameState, Hint, Move, Outcome, RuleError, Variant, Verdict
 from storyteller.registry import Registration
 from storyteller.stories import Tale, Teller
 from storyteller.ui.view import View
@@ -120,6 +120,47 @@ class Doors(Game):
         return parse(key)
 
 
+class DoorsGreedy:
+    """The built-in player: opens doors until the gold is found, then leaves with it (it
+    sees only the doors opened)."""
+
+    def choose(self, state: DoorsState) -> Hint | None:
+        actions = state.legal_actions()
+        if not actions:
+            return None
+        found = "gold" in state.opened
+        move = Leave() if found or len(actions) == 1 else Open()
+        action = next(a for a in actions if a.move == move)
+        return Hint(action, "The gold is found: leave with it." if found else "No gold yet: open the next door.")
+
+
+class DoorsSolver:
+    """With every card known: every line of play, searched (five doors make a small tree)."""
+
+    def solve(self, state: DoorsState, reveal, budget: Budget) -> Verdict:
+        nodes = 0
+
+        def search(s: DoorsState) -> tuple[str, ...] | None:
+            nonlocal nodes
+            nodes += 1
+            while s.chance() is not None:
+                s.resolve(reveal(s.chance()))
+            if s.outcome is not None:
+                return () if s.outcome.won else None
+            for a in s.legal_actions():
+                child = s.clone()
+                child.apply(a.move)
+                line = search(child)
+                if line is not None:
+                    return (a.key,) + line
+            return None
+
+        line = search(state.clone())
+        if line is None:
+            return Verdict("not winnable", (), nodes, "no order of opening and leaving finds the gold first")
+        return Verdict("winnable", line, nodes, "a winning line was found")
+
+
 class DoorsTale(Tale):
     def __init__(self, teller, seed, walk) -> None:
         super().__init__(teller, seed, walk)
@@ -167,6 +208,8 @@ class DoorsView(View):
 GAME = Registration(
     "doors",
     rules=Doors(),
+    players={"greedy": DoorsGreedy},
+    solver=DoorsSolver,
     teller=DoorsTeller,
     view=DoorsView,
     prompts=HERE / "prompts.json",
