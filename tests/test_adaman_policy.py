@@ -44,21 +44,23 @@ def same_table_other_order(v, deal: list[str], moves, drawn: int, seed: str):
 @pytest.mark.parametrize("v", [STANDARD, EXTENDED], ids=["standard", "extended"])
 @pytest.mark.parametrize("policy", [AdamanGreedy, AdamanSearch], ids=["greedy", "search"])
 def test_the_policy_chooses_the_same_whatever_order_the_unseen_cards_are_in(v, policy):
-    checked = excuse = late = 0
-    for seed in map(str, range(10)):
+    checked = excuse = late = early = 0
+    search = policy is AdamanSearch
+    for seed in map(str, range(4 if search else 10)):
         for state, deal, moves in decisions(seed, v, 40):
             if not state.deck_count:
                 continue  # nothing is hidden any more
-            if policy is AdamanSearch and state.deck_count > 3:
-                continue  # there it is the greedy policy
-            for k in range(2):
+            if search and state.deck_count > 3 and len(moves) % 4:
+                continue  # the sampled search is slow: every fourth decision before the end of the deck
+            early += state.deck_count > 3
+            for k in range(1 if search else 2):
                 twin = same_table_other_order(v, deal, moves, state.drawn, f"{seed}/{len(moves)}/{k}")
                 assert twin.places() == state.places() and twin.drawn == state.drawn
                 assert policy().choose(twin) == policy().choose(state)
                 checked += 1
             excuse += state.excuse_at is not None
             late += state.deck_count <= 3
-    assert checked >= 10 and late
+    assert checked >= 10 and late and early
     if v is EXTENDED and policy is AdamanGreedy:
         assert excuse, "no Excuse decision was met"
 
@@ -67,8 +69,10 @@ def test_every_hint_says_why_in_one_sentence():
     seen = set()
     for v in (STANDARD, EXTENDED):
         for seed in map(str, range(20)):
-            for state, _, _ in decisions(seed, v, 60):
-                hint = (AdamanSearch if state.deck_count <= 3 else AdamanGreedy)().choose(state)
+            for state, _, moves in decisions(seed, v, 60):
+                # the search near the end of the deck, and on a few decisions before it (slow)
+                search = state.deck_count <= 3 or (seed in ("0", "1") and len(moves) % 3 == 0)
+                hint = (AdamanSearch if search else AdamanGreedy)().choose(state)
                 assert hint.action in state.legal_actions()
                 why = hint.why
                 assert why[0].isupper() and why.endswith(".") and why.count(". ") == 0, why
@@ -92,3 +96,13 @@ def test_the_hint_names_the_suits_to_keep():
 def test_greedy_wins_a_quarter_of_deals():
     won = sum(simulate(GAME, STANDARD, str(seed), "greedy").outcome.won for seed in range(30000, 30150))
     assert won >= 30  # 20% of 150 deals outside the seeds the README reports (about 28% there)
+
+
+@pytest.mark.timeout(300)
+def test_search_wins_more_deals_than_the_greedy():
+    # Seeds outside the ones the README reports: the greedy's rollouts over sampled deals,
+    # and the exact expectimax at the end, win more than the greedy alone (8 to 4 here).
+    seeds = range(30000, 30020)
+    greedy = sum(simulate(GAME, STANDARD, str(seed), "greedy").outcome.won for seed in seeds)
+    search = sum(simulate(GAME, STANDARD, str(seed), "search").outcome.won for seed in seeds)
+    assert search >= greedy + 3, (greedy, search)

@@ -14,6 +14,7 @@ GAME = Registration(
         "greedy": "storyteller.games.adaman.players:AdamanGreedy",
         "search": "storyteller.games.adaman.search:AdamanSearch",
     },
+    hint="search",  # the strongest player that answers within a second (tests/benchmark.py decisions)
     solver="storyteller.games.adaman.solver:AdamanSolver",
     teller="storyteller.games.adaman.story:AdamanTeller",
     view="storyteller.games.adaman.view:AdamanView",
