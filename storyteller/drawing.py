@@ -317,7 +317,9 @@ def chance_chart(start: float, points: list[tuple[int, float, str | None]], titl
         words.append(f"and ends at {values[-1] * 100:.0f}%")
     desc = ", ".join(words) + "."
     if marked:
-        desc += " " + " ".join(f"Step {n}: a {lb} (the chance after it {v * 100:.0f}%)." for n, v, lb in marked)
+        named = {"inaccuracy": "an inaccuracy", "fatal": "a fatal move"}
+        desc += " " + " ".join(f"Step {n}: {named.get(lb, 'a ' + lb)} (the chance after it {v * 100:.0f}%)."
+                               for n, v, lb in marked)
     d = Drawing(width, height, title, desc, prefix=prefix, css=CHART_CSS)
     for v in (0.0, 0.5, 1.0):
         x0, y = at(first, v)
@@ -334,10 +336,12 @@ def chance_chart(start: float, points: list[tuple[int, float, str | None]], titl
     d.add('<path class="st-chart-area" d="' + " ".join(f"{'M' if i == 0 else 'L'}{num(x)} {num(y)}"
                                                           for i, (x, y) in enumerate(area)) + ' Z"/>')
     d.line(stepped, "st-chart-line")
+    before = dict(zip(steps[1:], values))  # the value each step started from
     for n, v, lb in marked:
         x, y = at(n, v)
         d.circle(x, y, 4, "st-chart-mark")
-        d.text(x, y - 7, CHART_LETTERS.get(lb or "", ""), size=10, cls="st-text", anchor="middle", weight="700")
+        above = min(y, at(n, before.get(n, v))[1])  # the letter clear of the line on either side
+        d.text(x, above - 7, CHART_LETTERS.get(lb or "", ""), size=10, cls="st-text", anchor="middle", weight="700")
     d.text(left, height - 10, f"step {first}", size=10, cls="st-text st-muted")
     d.text(left + inner_w, height - 10, f"step {steps[-1]}", size=10, cls="st-text st-muted", anchor="end")
     return d.picture()

@@ -297,3 +297,21 @@ def test_export_analysis_puts_the_table_in_the_playthrough_and_a_chart_in_html(d
     assert text.count("<svg") == 1, "the chart (Doors draws no table)"
     r = cli("export", log, "--story", "--analysis")
     assert r.code == 2 and "--playthrough" in r.err
+
+
+def test_the_chart_marks_each_labelled_decision_clear_of_the_line_and_in_words():
+    import re
+    import xml.etree.ElementTree as ET
+
+    from storyteller.drawing import chance_chart
+
+    chart = chance_chart(0.5, [(3, 0.4, None), (4, 0.3, "inaccuracy"), (5, 0.0, "fatal")], "The chance")
+    assert "Step 4: an inaccuracy (the chance after it 30%)." in chart.desc
+    assert "Step 5: a fatal move (the chance after it 0%)." in chart.desc
+    root = ET.fromstring(chart.svg)
+    ns = "{http://www.w3.org/2000/svg}"
+    dots = [float(c.get("cy")) for c in root.iter(ns + "circle")]
+    letters = {t.text: float(t.get("y")) for t in root.iter(ns + "text") if t.text in ("i", "F")}
+    # the fatal step fell from 30% to 0%: its letter sits above the 30% the line came down from
+    assert letters["F"] < min(dots) and letters["i"] < dots[0], (letters, dots)
+    assert re.search(r"<title[^>]*>The chance</title>", chart.svg)
