@@ -238,12 +238,14 @@ def test_journal_words_that_look_like_markup_are_shown_as_written(cli, tmp_path)
 
 
 def test_games_names_the_player_behind_the_hint(cli):
-    # The Hint is the strongest player that answers within a second: Adaman's search
-    # (tests/benchmark.py decisions), Cascades' greedy (its only one).
+    # The Hint is the strongest player that answers within a second: Adaman's and
+    # Hexaract's search (tests/benchmark.py decisions), Cascades' greedy (its only one).
     r = cli("games")
     assert r.code == 0
     lines = r.out.splitlines()
     adaman = next(i for i, line in enumerate(lines) if line.startswith("adaman"))
     cascades = next(i for i, line in enumerate(lines) if line.startswith("cascades"))
     assert "(search gives the Hint)" in " ".join(lines[adaman:cascades])
-    assert "(greedy gives the Hint)" in " ".join(lines[cascades:])
+    hexaract = next(i for i, line in enumerate(lines) if line.startswith("hexaract"))
+    assert "(greedy gives the Hint)" in " ".join(lines[cascades:hexaract])
+    assert "(search gives the Hint)" in " ".join(lines[hexaract:])

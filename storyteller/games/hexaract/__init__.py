@@ -14,6 +14,7 @@ GAME = Registration(
         "greedy": "storyteller.games.hexaract.players:HexaractGreedy",
         "search": "storyteller.games.hexaract.search:HexaractSearch",
     },
+    hint="search",  # the strongest player that answers within a second (tests/benchmark.py decisions)
     solver="storyteller.games.hexaract.solver:HexaractSolver",
     teller="storyteller.games.hexaract.story:HexaractTeller",
     view="storyteller.games.hexaract.view:HexaractView",
