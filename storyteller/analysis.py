@@ -44,6 +44,8 @@ from storyteller.engine import Budget, Draw, Roll, State
 from storyteller.rng import Stream
 
 DEFAULT_SAMPLES = 32
+FEWEST_SAMPLES = 12  # a long game's default (see analyse)
+PLAYOUT_STEPS = 64_000  # the default's bound on the decisions its playouts make, about
 DEFAULT_BUDGET = Budget(nodes=200_000)  # positions, not seconds: the same answer on any machine
 LABELS = ((0.20, "blunder"), (0.10, "mistake"), (0.05, "inaccuracy"))
 MAX_DECISIONS = 10_000  # a playout longer than this is a player that never ends: counted a loss
@@ -321,7 +323,7 @@ class _OutOfTime(Exception):
 
 def analyse(
     log: Any,
-    samples: int = DEFAULT_SAMPLES,
+    samples: int | None = None,
     budget: Budget | None = DEFAULT_BUDGET,
     player: str | None = None,
     jobs: int | None = 1,
@@ -332,12 +334,15 @@ def analyse(
     """The analysis of a log (any that replays: finished or not, seeded or from a real
     table). ``player``: the built-in player whose chance is measured (default: greedy);
     ``budget``: the solver's, per position; ``deadline``: seconds from now after which it
-    stops with what is done; ``solve=False`` leaves out the part with every card known."""
+    stops with what is done; ``solve=False`` leaves out the part with every card known.
+    ``samples`` defaults to :data:`DEFAULT_SAMPLES`, or for a long game (a Cascades game has
+    over a hundred decisions) fewer, down to :data:`FEWEST_SAMPLES`, so that its playouts
+    make about :data:`PLAYOUT_STEPS` decisions at most: seconds for any game."""
     from storyteller import registry
     from storyteller.session import SeededSource, walk
     from storyteller.simulation import default_jobs
 
-    if samples < 1:
+    if samples is not None and samples < 1:
         raise AnalysisError("--samples takes a whole number of 1 or more")
     started = time.monotonic()
     w = walk(log, keep_steps=True)
@@ -348,7 +353,8 @@ def analyse(
         raise AnalysisError(f"{w.game.title} has no built-in player{' ' + repr(player) if player else ''} to measure "
                             f"win chances with (its players: {known})")
     source = str(log.header.get("source", "seeded"))
-    out = Analysis(w.game.name, w.game.title, Path(log.path).name if log.path else "", log.seed, source, name, samples,
+    out = Analysis(w.game.name, w.game.title, Path(log.path).name if log.path else "", log.seed, source, name,
+                   DEFAULT_SAMPLES if samples is None else samples,
                    _budget_text(budget))
     standing = _standing(w.steps)
     first = next((i for i, s in enumerate(standing) if s.event["event"] == "decision"), None)
@@ -372,11 +378,16 @@ def analyse(
             if policy_moves[i] == s.move.key or len(points[i].legal_actions()) == 1:
                 same[i + 1] = i
     todo = [i for i, p in enumerate(points) if i not in same and p.outcome is None]
+    if samples is None:  # the work: each position's playouts run about as long as the rest of the game did
+        left = [sum(1 for s in steps[i:] if s.event["event"] == "decision") for i in range(len(points))]
+        work = sum(max(1, left[i]) for i in todo)
+        samples = max(FEWEST_SAMPLES, min(DEFAULT_SAMPLES, PLAYOUT_STEPS // max(1, work)))
+    out.samples = samples
     values: list[float | None] = [None] * len(points)
     pool = Pool(jobs if jobs is not None else default_jobs())
     ev = _Evaluator(reg, w.variants, log.seed, name, samples, pool, progress,
                     None if deadline is None else started + deadline, len(todo) * samples)
-    batch = max(1, pool.jobs)  # positions evaluated together: every core busy, Ctrl-C loses little
+    batch = 8 * max(1, pool.jobs)  # positions evaluated together: every core busy, Ctrl-C loses little
 
     def fill(upto: int) -> None:
         for i in range(upto):

@@ -771,7 +771,7 @@ def analyse(path: Path, samples: int | None = None, budget: str = "200000", play
 
     if samples is not None and samples < 1:
         raise UserError("--samples takes a number of sampled deals, 1 or more (the default is "
-                        f"{analysis.DEFAULT_SAMPLES})", EXIT_USAGE)
+                        f"{analysis.DEFAULT_SAMPLES}, fewer for a long game)", EXIT_USAGE)
     try:
         limits = simulation.parse_budget(budget)
     except ValueError as e:
@@ -793,7 +793,7 @@ def analyse(path: Path, samples: int | None = None, budget: str = "200000", play
     bar = reports.Work(enabled=sys.stderr.isatty() and not as_json)
     try:
         with bar:
-            found = analysis.analyse(log, samples or analysis.DEFAULT_SAMPLES, limits, player, workers,
+            found = analysis.analyse(log, samples, limits, player, workers,
                                      progress=bar.update, solve=solve)
     except analysis.AnalysisError as e:
         raise UserError(str(e), EXIT_USAGE) from None

@@ -344,7 +344,7 @@ ANALYSE_HELP = "Where did this game turn? The chance to win before and after eve
 def _analyse(
     log: Path = typer.Argument(..., help="The log to analyse (finished or not)."),
     samples: Optional[int] = typer.Option(None, "--samples", metavar="N",
-                                          help="Sampled deals at each position (default 32; more is slower and surer)."),
+                                          help="Sampled deals at each position (default 32, down to 12 for a long game; more is slower and surer)."),
     budget: str = typer.Option("200000", "--budget", help="The solver's budget per position: positions (200000) or seconds (10s)."),
     player: Optional[str] = typer.Option(None, "--player", help="The built-in player whose chance is measured (default: greedy).",
                                          autocompletion=complete_auto),

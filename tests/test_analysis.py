@@ -315,3 +315,13 @@ def test_the_chart_marks_each_labelled_decision_clear_of_the_line_and_in_words()
     # the fatal step fell from 30% to 0%: its letter sits above the 30% the line came down from
     assert letters["F"] < min(dots) and letters["i"] < dots[0], (letters, dots)
     assert re.search(r"<title[^>]*>The chance</title>", chart.svg)
+
+
+@pytest.mark.timeout(180)
+def test_the_default_takes_fewer_samples_for_a_long_game(doors, tmp_path, cli):
+    # A Cascades game of over a hundred decisions: fewer samples, so it takes seconds; a
+    # short game keeps all 32.
+    long = analyse(read(EXAMPLES / "cascades-won.jsonl"), jobs=2, solve=False)
+    assert 12 <= long.samples < 32 and long.complete
+    short = analyse(read(play_doors(cli, tmp_path, "2", "open", "open")), jobs=1, solve=False)
+    assert short.samples == 32
