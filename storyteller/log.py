@@ -330,6 +330,17 @@ def _dice(dice: Any) -> None:
             raise _Bad(f"'dice' must hold whole numbers from 1 (a die's face), not {_show(die)}")
 
 
+def _earlier(event: dict[str, Any], key: str, number: int, earlier: Callable[[int], str | None] | None,
+             kinds: tuple[str, ...], what: str, numbered: str | None = None) -> None:
+    """``event[key]`` refers to an earlier event of one of ``kinds`` (``what``, in words;
+    ``numbered``, the words for what its number must be, when they differ)."""
+    ref = event[key]
+    if type(ref) is not int or not 1 <= ref < number:
+        raise _Bad(f"'{key}' must be the number of an earlier {numbered or what}, not {_show(ref)}")
+    if earlier is not None and earlier(ref) not in kinds:
+        raise _Bad(f"'{key}' must name an earlier {what}; event {ref} is not one")
+
+
 def check_event(event: Any, n: int | None, earlier: Callable[[int], str | None] | None = None) -> dict[str, Any]:
     """One event, checked (raises _Bad). ``n`` is the number it must have (None when it is
     not known: a line read from the end of a file); ``earlier(k)`` gives the kind of event
@@ -374,26 +385,15 @@ def check_event(event: Any, n: int | None, earlier: Callable[[int], str | None] 
         if "prompt" in event:
             f.text("prompt", WORDS, plain=False, empty=True)
         if "about" in event:
-            about = event["about"]
-            if type(about) is not int or not 1 <= about < number:
-                raise _Bad(f"'about' must be the number of an earlier draw or roll, not {_show(about)}")
-            if earlier is not None and earlier(about) not in ("draw", "roll", "correction"):
-                raise _Bad(f"'about' must name an earlier draw or roll; event {about} is not one")
+            _earlier(event, "about", number, earlier, ("draw", "roll", "correction"), "draw or roll")
         if "question" in event:
-            asked = event["question"]
-            if type(asked) is not int or not 1 <= asked < number:
-                raise _Bad(f"'question' must be the number of an earlier question, not {_show(asked)}")
-            if earlier is not None and earlier(asked) != "question":
-                raise _Bad(f"'question' must name an earlier question; event {asked} is not one")
+            _earlier(event, "question", number, earlier, ("question",), "question")
     elif kind == "question":
         f.text("id")
         f.text("text", WORDS, plain=False)
         if "about" in event:
-            about = event["about"]
-            if type(about) is not int or not 1 <= about < number:
-                raise _Bad(f"'about' must be the number of an earlier event, not {_show(about)}")
-            if earlier is not None and earlier(about) not in ("draw", "roll", "correction", "decision", "end"):
-                raise _Bad(f"'about' must name an earlier draw, roll, decision or end; event {about} is not one")
+            _earlier(event, "about", number, earlier, ("draw", "roll", "correction", "decision", "end"),
+                     "draw, roll, decision or end", numbered="event")
     elif kind == "oracle":
         f.text("question", WORDS, plain=False)
         f.text("odds")
@@ -403,11 +403,7 @@ def check_event(event: Any, n: int | None, earlier: Callable[[int], str | None] 
         if "by" in event:
             f.text("by")
     elif kind == "correction":
-        of = event["of"]
-        if type(of) is not int or not 1 <= of < number:
-            raise _Bad(f"'of' must be the number of an earlier draw or roll, not {_show(of)}")
-        if earlier is not None and earlier(of) not in ("draw", "roll", "correction"):
-            raise _Bad(f"'of' must name an earlier draw or roll; event {of} is not one")
+        _earlier(event, "of", number, earlier, ("draw", "roll", "correction"), "draw or roll")
         if ("card" in event) == ("dice" in event):
             raise _Bad("a correction gives either the 'card' or the 'dice' that were really turned up")
         if "card" in event:
@@ -417,11 +413,7 @@ def check_event(event: Any, n: int | None, earlier: Callable[[int], str | None] 
         if "by" in event:
             f.text("by")
     elif kind == "undo":
-        of = event["of"]
-        if type(of) is not int or not 1 <= of < number:
-            raise _Bad(f"'of' must be the number of an earlier decision, not {_show(of)}")
-        if earlier is not None and earlier(of) != "decision":
-            raise _Bad(f"'of' must name an earlier decision; event {of} is not one")
+        _earlier(event, "of", number, earlier, ("decision",), "decision")
     elif kind == "end":
         f.text("result")
         if "score" in event and event["score"] is not None:
