@@ -660,6 +660,17 @@ def config_unset(key: str) -> int:
 # -- many games: simulate and solve -----------------------------------------------------
 
 
+def _workers(jobs: str) -> int:
+    """``--jobs N|auto``: the processes to play on."""
+    from storyteller import simulation
+
+    if jobs == "auto":
+        return simulation.default_jobs()
+    if jobs.isdigit() and int(jobs) >= 1:
+        return int(jobs)
+    raise UserError(f"--jobs takes a number of processes or 'auto', not '{jobs}'", EXIT_USAGE)
+
+
 def simulate(
     game: str,
     games: int | None = None,
@@ -690,12 +701,7 @@ def simulate(
         limits = simulation.parse_budget(budget) if solve else None
     except ValueError as e:
         raise UserError(str(e), EXIT_USAGE) from None
-    if jobs == "auto":
-        workers = simulation.default_jobs()
-    elif jobs.isdigit() and int(jobs) >= 1:
-        workers = int(jobs)
-    else:
-        raise UserError(f"--jobs takes a number of processes or 'auto', not '{jobs}'", EXIT_USAGE)
+    workers = _workers(jobs)
     reg = registry.get(rules.name)
     if policy and policy != "random" and policy not in reg.policies:
         known = ", ".join(["random", *reg.policies])
@@ -776,12 +782,7 @@ def analyse(path: Path, samples: int | None = None, budget: str = "200000", play
         limits = simulation.parse_budget(budget)
     except ValueError as e:
         raise UserError(str(e), EXIT_USAGE) from None
-    if jobs == "auto":
-        workers = simulation.default_jobs()
-    elif jobs.isdigit() and int(jobs) >= 1:
-        workers = int(jobs)
-    else:
-        raise UserError(f"--jobs takes a number of processes or 'auto', not '{jobs}'", EXIT_USAGE)
+    workers = _workers(jobs)
     try:
         log = store.open_log(path)
     except TruncatedLog as e:
