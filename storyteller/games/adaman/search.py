@@ -103,6 +103,19 @@ def lost(t: core.Tables, sets: tuple, cap: int, res: int, court: int, unseen: in
     return False
 
 
+def ranked(t: core.Tables, waits: int, cap: int, res: int, court: int, unseen: int, w: dict) -> list[tuple[int, int]]:
+    """The moves at a table, the greedy's best first: (card, paid) plays, each once; or, where
+    the Excuse waits, the cards it can move (paid 0), the greedy's choice first."""
+    if waits == core.PLAY:
+        scores: list = []
+        best_play(t, cap, res, court, unseen, w, scores)
+        scores.sort(key=lambda s: -s[0])
+        return list(dict.fromkeys((c, p) for _, c, p in scores))
+    cards = res if waits == core.EXCUSE_CAPITAL else cap
+    first = best_shift(t, waits, cap, res, court, unseen, w)
+    return sorted(((c, 0) for c in core.bits(cards)), key=lambda m: m[0] != first)
+
+
 class Expectimax:
     """The exact chance of winning of the best play, with few cards left: over every
     order of the unseen cards (equally likely), the decisions knowing only what has
@@ -115,20 +128,8 @@ class Expectimax:
         self.count = 0
 
     def moves(self, waits: int, slot: int, cap: int, res: int, court: int, unseen: int) -> list[tuple[int, int]]:
-        t = self.t
-        if waits == core.PLAY:
-            scores: list = []
-            best_play(t, cap, res, court, unseen, self.w, scores)
-            scores.sort(key=lambda s: -s[0])
-            out, seen = [], set()
-            for _, c, p in scores:
-                if (c, p) not in seen:
-                    seen.add((c, p))
-                    out.append((c, p))
-            return out[: self.width]
-        cards = res if waits == core.EXCUSE_CAPITAL else cap
-        first = best_shift(t, waits, cap, res, court, unseen, self.w)
-        return sorted(((c, 0) for c in core.bits(cards)), key=lambda m: m[0] != first)
+        out = ranked(self.t, waits, cap, res, court, unseen, self.w)
+        return out[: self.width] if waits == core.PLAY else out
 
     def after(self, deals: list[core.Deal], pos: tuple, move: tuple[int, int]) -> float:
         """The chance of winning after ``move``, the deals grouped by what the player sees next."""
@@ -240,19 +241,7 @@ def plan(t: core.Tables, waits: int, slot: int, cap: int, res: int, court: int, 
     plays weighed, ("exact",) or ("sampled", wins, samples)); None when there is no
     choice to make (one move only)."""
     left = unseen.bit_count()
-    if waits == core.PLAY:
-        scores: list = []
-        best_play(t, cap, res, court, unseen, w, scores)
-        scores.sort(key=lambda s: -s[0])
-        moves, known = [], set()
-        for _, c, p in scores:
-            if (c, p) not in known:
-                known.add((c, p))
-                moves.append((c, p))
-    else:
-        cards = res if waits == core.EXCUSE_CAPITAL else cap
-        first = best_shift(t, waits, cap, res, court, unseen, w)
-        moves = sorted(((c, 0) for c in core.bits(cards)), key=lambda m: m[0] != first)
+    moves = ranked(t, waits, cap, res, court, unseen, w)
     if len(moves) < 2:
         return None
     pos = (waits, slot, cap, res, court)
