@@ -95,6 +95,38 @@ def test_resume_shows_the_last_entry_and_goes_on(tmp_path):
 
 
 @pytest.mark.timeout(20)
+def test_a_branch_just_made_says_where_it_comes_from_then_welcomes_back(tmp_path):
+    from storyteller.log import LogWriter
+
+    result, old, _ = run_player(tmp_path, "Hello." + ENTER + ENTER + ENTER + ENTER + menu_keys(9))
+    log = read(old)
+    step = next(e["n"] for e in log.events if e["event"] == "decision")
+    branch = tmp_path / "branch.jsonl"
+    writer = LogWriter.create(branch, {**log.header, "from_log": old.name, "from_step": step})
+    for e in log.events[:step]:
+        writer.append(e["event"], **{k: v for k, v in e.items() if k not in ("n", "event")})
+    writer.close()
+
+    def opening(path):
+        buffer = io.StringIO()
+        with create_pipe_input() as pipe:
+            term = Terminal(console=Console(file=buffer, width=120, no_color=True), input=pipe, output=DummyOutput())
+            session = Session.resume(read(path))
+            try:
+                PlayerDriver(term).begin(session, resumed=True)
+            finally:
+                session.close()
+        return buffer.getvalue()
+
+    screen = opening(branch)
+    assert f"A new try from step {step} of {old.name}" in screen and "Welcome back" not in screen
+    result, _, _ = run_player(tmp_path, ENTER + menu_keys(9), path=branch, resume=True)  # skip the question, save
+    assert result == "saved"
+    screen = opening(branch)
+    assert "Welcome back" in screen  # once the branch has moves of its own, it is a game like any other
+
+
+@pytest.mark.timeout(20)
 def test_ctrl_c_at_a_prompt_loses_nothing(tmp_path):
     with pytest.raises(KeyboardInterrupt):
         run_player(tmp_path, "Before the storm." + ENTER + "\x03")

@@ -23,7 +23,13 @@ def begin(term, session: Session, resumed: bool) -> None:
     game = session.game
     variants = game.describe_variants(session.variants)
     title = f"{game.title} - seed {session.seed} - {variants}"
-    if resumed:
+    header = session.log.header
+    if resumed and "from_log" in header and len(session.log.events) == header["from_step"]:
+        # a branch, just made: nothing of it is the player's own yet
+        moves = session.decisions
+        body = (f"A new try from step {header['from_step']} of {header['from_log']}: the same "
+                f"{moves} move{'s' if moves != 1 else ''} so far, and from here the choices are yours again.")
+    elif resumed:
         moves = session.decisions
         body = f"Welcome back. {moves} move{'s' if moves != 1 else ''} so far; the journey goes on."
     else:
