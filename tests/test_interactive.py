@@ -119,7 +119,7 @@ def test_a_branch_just_made_says_where_it_comes_from_then_welcomes_back(tmp_path
         return buffer.getvalue()
 
     screen = opening(branch)
-    assert f"A new try from step {step} of {old.name}" in screen and "Welcome back" not in screen
+    assert f"Playing on from step {step} of {old.name}: the same deal and the same first 1 move;" in screen and "Welcome back" not in screen
     result, _, _ = run_player(tmp_path, ENTER + menu_keys(9), path=branch, resume=True)  # skip the question, save
     assert result == "saved"
     screen = opening(branch)

@@ -27,8 +27,9 @@ def begin(term, session: Session, resumed: bool) -> None:
     if resumed and "from_log" in header and len(session.log.events) == header["from_step"]:
         # a branch, just made: nothing of it is the player's own yet
         moves = session.decisions
-        body = (f"A new try from step {header['from_step']} of {header['from_log']}: the same "
-                f"{moves} move{'s' if moves != 1 else ''} so far, and from here the choices are yours again.")
+        same = (f"the same deal and the same first {moves} move{'s' if moves != 1 else ''}; from here the choices "
+                "are yours again") if moves else "the same deal, and every move is yours to choose again"
+        body = f"Playing on from step {header['from_step']} of {header['from_log']}: {same}."
     elif resumed:
         moves = session.decisions
         body = f"Welcome back. {moves} move{'s' if moves != 1 else ''} so far; the journey goes on."
