@@ -27,6 +27,13 @@ surely deal the harm that is left: a personality until a roll can make its rank.
 The easier games (see :class:`_Search`): one where tokens never run short, where only
 harm decides; and one where every card pays each of its suits. Their searches are
 smaller, so they settle many lost deals that the real game's search cannot finish.
+Every line of the real game is a line of the generous game, and every line of that is
+one of the free game, from the corresponding position (the same cards, harm and turn;
+location tokens counted, supply at least as large or never short). So a position lost
+in an easier game is lost in the harder ones: the real game's search (and the generous
+game's) skips the positions the easier searches have found lost, and asks the free
+game's search about each position it reaches (its positions counted in the budget, its
+answers remembered, lost or won), which bounds harm as an exact search of harm alone.
 
 What the search leaves out never changes the answer: a Crown personality declining its
 ace reward (taking it is never worse), and payments that leave the supply worse off in
@@ -68,13 +75,17 @@ class HexaractSolver:
         # stops as soon as it finds a win of its own, so they cost little on a deal that
         # can be won); then the real game again with what is left of the budget.
         clock = _Clock(budget)
-        exact = _Search(start, reveal)
-        rounds = [(exact, 8), (_Search(start, reveal, "free"), 2), (_Search(start, reveal, "generous"), 2), (exact, 1)]
+        free = _Search(start, reveal, "free")
+        generous = _Search(start, reveal, "generous", easier=[free])
+        exact = _Search(start, reveal, easier=[free, generous])
+        rounds = [(exact, 8), (free, 2), (generous, 2), (exact, 1)]
         line = None
         for search, share in rounds:
             result = clock.run(search, share)
             if result == "lost":
                 nodes = clock.nodes
+                if search.mode == "exact" and free.lost_from_start():
+                    search = free  # the real game's search found the free game lost: say so
                 if search.mode == "free":
                     why = "Even with tokens to spare every turn, every line ends in ten harm"
                 elif search.mode == "generous":
@@ -135,8 +146,13 @@ class _Search:
       that matters, every suit is held at the end): only harm decides.
     """
 
-    def __init__(self, start, reveal, mode: str = "exact", budget: Budget = Budget()) -> None:
+    def __init__(self, start, reveal, mode: str = "exact", budget: Budget = Budget(), easier=()) -> None:
         self.mode = mode
+        self.easier = list(easier)  # searches of easier games: a position lost there is lost here
+        # the free game's search, asked about every position searched here (see _free_may_win)
+        self.oracle = next((e for e in self.easier if e.free), None)
+        self.won: dict[tuple, int] = {}  # free game: positions won, with the most harm known won
+        self.looked: dict[tuple, float] = {}
         self.free = mode == "free"
         self.start = start
         self.reveal = reveal
@@ -174,7 +190,7 @@ class _Search:
             card = self.deck[slot]
             self.gives[slot] = self.gives[slot + 1] | (turn.MASK[card] if KIND[card] != LOCATION else 0)
             self.crowns[slot] = self.crowns[slot + 1] or CROWN[card]
-            uses = {EVENT: 2, LOCATION: 1}.get(KIND[card], 0)
+            uses = {EVENT: 2, LOCATION: 1 if mode == "exact" else turn.NEED[card]}.get(KIND[card], 0)
             self.deck_caps[slot] = tuple(n + (uses if i in SUIT_INDICES[card] else 0)
                                          for i, n in enumerate(self.deck_caps[slot + 1]))
 
@@ -201,6 +217,18 @@ class _Search:
                 self.done = "lost"
             else:
                 self.slack += 1
+
+    def lost_from_start(self) -> bool:
+        """The start is known lost (searched to the end here, or while answering another
+        search's questions)."""
+        s = self.start
+        if self.done is not None or s.phase == "pay":
+            return self.done == "lost"
+        marks = turn.position_of(s)[1]
+        if self.mode != "exact":
+            marks = _counted(s.journey, marks)
+        supply, rewards = (FULL, ()) if self.free else (s.supply, s.ace_rewards)
+        return self._known_lost((s.turn, s.deck_drawn, s.journey, marks, s.exhausted, supply, rewards, s.harm))
 
     def first(self, slack: int = INFINITE):
         """A winning line from the start (a list of (plan, supply after the payments) per
@@ -257,7 +285,15 @@ class _Search:
 
     def _lookahead(self, number, drawn, board, marks, exhausted, supply, rewards, harm) -> float:
         """How good a turn's end looks once the next turn's cards and roll are played as
-        well as can be (the roll is known): the built-in player's judgement, one turn on."""
+        well as can be (the roll is known): the built-in player's judgement, one turn on.
+        (Remembered: the same turn's end looked at again is not examined again.)"""
+        key = (number, drawn, board, marks, exhausted, supply, rewards, harm)
+        found = self.looked.get(key)
+        if found is None:
+            found = self.looked[key] = self._look(number, drawn, board, marks, exhausted, supply, rewards, harm)
+        return found
+
+    def _look(self, number, drawn, board, marks, exhausted, supply, rewards, harm) -> float:
         self._tick()  # a position looked at, if not searched from
         j, m, e = list(board), list(marks), list(exhausted)
         for place in range(3):
@@ -333,9 +369,11 @@ class _Search:
 
     def _caps(self, drawn: int, journey: tuple, marks: tuple, exhausted: tuple) -> tuple:
         """For each suit, how many tokens can still matter: one to hold at the end, one for
-        each location (here or to come) that lacks the suit, and one for each payment an
-        event (here or to come) may still take. Tokens beyond that can never all be lost,
-        so a supply with more is the same as one with just that many."""
+        each location (here or to come) that lacks the suit (in the generous game, where a
+        spend may be any suit of the location, one for each token a location of that suit
+        lacks), and one for each payment an event (here or to come) may still take. Tokens
+        beyond that can never all be lost, so a supply with more is the same as one with
+        just that many."""
         key = (drawn, journey, marks, exhausted)
         found = self.caps.get(key)
         if found is None:
@@ -346,9 +384,14 @@ class _Search:
                     continue
                 kind = KIND[card]
                 if kind == LOCATION:
-                    for i in SUIT_INDICES[card]:
-                        if not marks[place] >> i & 1:
-                            caps[i] += 1
+                    if self.mode == "exact":
+                        for i in SUIT_INDICES[card]:
+                            if not marks[place] >> i & 1:
+                                caps[i] += 1
+                    else:  # a spend there may be a token of any of its suits, for each one lacking
+                        lacking = turn.NEED[card] - turn.POPCOUNT[marks[place]]
+                        for i in SUIT_INDICES[card]:
+                            caps[i] += lacking
                 elif kind == EVENT:
                     for i in SUIT_INDICES[card]:
                         caps[i] += 1 if exhausted[place] else 2
@@ -367,15 +410,66 @@ class _Search:
                 return True
         return False
 
+    def _lost_in_easier(self, node) -> bool:
+        """The position, as it stands in an easier game (see _Search), is known lost there.
+
+        Proof: the easier games were built so that every line of the real game (of the
+        generous game, for the free one) is a line of theirs from the corresponding
+        position (the same cards, marks counted, harm the same, supply at least as
+        large, or never short), so a win here would be a win there."""
+        if not self.easier:
+            return False
+        number, drawn, journey, marks, exhausted, supply, rewards, harm = node
+        if self.mode == "exact":
+            marks = _counted(journey, marks)
+        for other in self.easier:
+            if other.free:
+                there = (number, drawn, journey, marks, exhausted, FULL, (), harm)
+            else:
+                there = (number, drawn, journey, marks, exhausted, supply, rewards, harm)
+            if other._known_lost(there):
+                return True
+        return False
+
+    def _free_may_win(self, node, dice, couplets_left, spent) -> bool:
+        """Whether the position can be won in the free game (tokens never short), asked of
+        the free game's own search (its positions count in this search's budget). When it
+        cannot, the position is lost here (the proof of :meth:`_lost_in_easier`): a bound on
+        harm as strong as an exact search of harm alone. Its answers are remembered, lost
+        and won (a position won with some harm is won with less), so each is searched once."""
+        o = self.oracle
+        number, drawn, journey, marks, exhausted, supply, rewards, harm = node
+        if self.mode == "exact":
+            marks = _counted(journey, marks)
+        there = (number, drawn, journey, marks, exhausted, FULL, (), harm)
+        if o.won.get(there[:5], -1) >= harm:
+            return True
+        if o._known_lost(there):
+            return False
+        o.max_nodes = None if self.max_nodes is None else o.nodes + max(0, self.max_nodes - self.nodes)
+        o.deadline = self.deadline
+        before = o.nodes
+        try:
+            found, _ = o._win(there, dice, couplets_left, spent, INFINITE)
+        finally:
+            self.nodes += o.nodes - before
+        if self.max_nodes is not None and self.nodes > self.max_nodes:
+            raise OutOfBudget
+        return found is not None
+
     def _win(self, node, free, couplets_left, spent, slack):
         """The search from a turn's start: the best-looking turn first; any other costs one
         of ``slack``. A position searched to the end without a win is remembered as lost."""
-        if self._known_lost(node) or not self.free and self._hopeless(node):
+        if self._known_lost(node) or not self.free and self._hopeless(node) or self._lost_in_easier(node):
             return None, True
         if node[7] + self._harm_floor(node) >= HARM_LIMIT:
             return None, True
         if self.cut.get(node, -1) >= slack:
             return None, False
+        if self.free and self.won.get(node[:5], -1) >= node[7]:
+            return [], True
+        if self.oracle is not None and not self._free_may_win(node, free, couplets_left, spent):
+            return None, True
         self._tick()
         number, drawn, journey, marks, exhausted, supply, rewards, harm = node
         if self.mode == "exact":
@@ -420,6 +514,8 @@ class _Search:
                 break
             found, complete = self._after_turn(number, drawn, board, marks2, ex2, paid, a2, h2, slack - cost)
             if found is not None:
+                if self.free and self.won.get(node[:5], -1) < harm:
+                    self.won[node[:5]] = harm
                 return [(plan, paid)] + found, True
             exhaustive = exhaustive and complete
         if exhaustive:
