@@ -4,8 +4,12 @@ runs out, never a wrong answer."""
 
 from __future__ import annotations
 
+import random
+
 from storyteller.engine import Budget
-from storyteller.games.hexaract.rules import ACES, GAME
+from storyteller.games.hexaract import solver as hex_solver
+from storyteller.games.hexaract.core import SUIT_INDICES
+from storyteller.games.hexaract.rules import ACES, DECK, GAME
 from storyteller.games.hexaract import GAME as REG
 from storyteller.session import SeededSource, Session, simulate
 from tests.helpers import Stacked, settle
@@ -106,12 +110,6 @@ def test_a_tiny_budget_answers_unknown_never_a_guess():
 
 # -- the easier games' answers inside the real game's search -----------------------------
 
-import random
-
-from storyteller.games.hexaract import solver as hex_solver
-from storyteller.games.hexaract.rules import DECK
-
-
 def late_state(journey, rolls, harm, supply=(1,) * 6, rewards=()):
     """A hand-built table with the deck used up: ``journey`` is all that is left."""
     state, source = hand_built([c for c in journey if c is not None], rolls)
@@ -181,16 +179,11 @@ def test_the_generous_games_caps_count_a_spend_of_either_suit():
     it takes one of each."""
     state, source = late_state(["castle", None, None], [(6, 6, 6, 6, 6)] * 10, harm=0)
     free, generous, exact = searches(state, source)
-    suns, knots = core_suits("castle")
+    suns, knots = SUIT_INDICES["castle"]
     real = exact._caps(state.deck_drawn, state.journey, (0, 0, 0), state.exhausted)
     easy = generous._caps(state.deck_drawn, state.journey, (0, 0, 0), state.exhausted)
     assert real[suns] == real[knots] == 2 and easy[suns] == easy[knots] == 3
     assert all(a == b for i, (a, b) in enumerate(zip(real, easy)) if i not in (suns, knots))
-
-
-def core_suits(card):
-    from storyteller.games.hexaract.core import SUIT_INDICES
-    return SUIT_INDICES[card]
 
 
 # -- against a plain exhaustive search of the rules ---------------------------------------
