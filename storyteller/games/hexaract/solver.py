@@ -417,19 +417,17 @@ class _Search:
         generous game, for the free one) is a line of theirs from the corresponding
         position (the same cards, marks counted, harm the same, supply at least as
         large, or never short), so a win here would be a win there."""
-        if not self.easier:
-            return False
+        return any(other._known_lost(self._there(node, other.free)) for other in self.easier)
+
+    def _there(self, node, free: bool) -> tuple:
+        """The position ``node`` as it stands in an easier game: marks counted, and, in the
+        free game, tokens never short and no rewards to wait for."""
         number, drawn, journey, marks, exhausted, supply, rewards, harm = node
         if self.mode == "exact":
             marks = _counted(journey, marks)
-        for other in self.easier:
-            if other.free:
-                there = (number, drawn, journey, marks, exhausted, FULL, (), harm)
-            else:
-                there = (number, drawn, journey, marks, exhausted, supply, rewards, harm)
-            if other._known_lost(there):
-                return True
-        return False
+        if free:
+            supply, rewards = FULL, ()
+        return number, drawn, journey, marks, exhausted, supply, rewards, harm
 
     def _free_may_win(self, node, dice, couplets_left, spent) -> bool:
         """Whether the position can be won in the free game (tokens never short), asked of
@@ -438,14 +436,9 @@ class _Search:
         harm as strong as an exact search of harm alone. Its answers are remembered, lost
         and won (a position won with some harm is won with less), so each is searched once."""
         o = self.oracle
-        number, drawn, journey, marks, exhausted, supply, rewards, harm = node
-        if self.mode == "exact":
-            marks = _counted(journey, marks)
-        there = (number, drawn, journey, marks, exhausted, FULL, (), harm)
-        if o.won.get(there[:5], -1) >= harm:
+        there = self._there(node, True)
+        if o.won.get(there[:5], -1) >= there[7]:
             return True
-        if o._known_lost(there):
-            return False
         o.max_nodes = None if self.max_nodes is None else o.nodes + max(0, self.max_nodes - self.nodes)
         o.deadline = self.deadline
         before = o.nodes
