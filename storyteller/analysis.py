@@ -379,7 +379,9 @@ def analyse(
                 same[i + 1] = i
     todo = [i for i, p in enumerate(points) if i not in same and p.outcome is None]
     if samples is None:  # the work: each position's playouts run about as long as the rest of the game did
-        left = [sum(1 for s in steps[i:] if s.event["event"] == "decision") for i in range(len(points))]
+        left = [0] * (len(points) + 1)  # left[i]: the decisions from step i on (a suffix sum)
+        for i in range(len(points) - 1, -1, -1):
+            left[i] = left[i + 1] + (i < len(steps) and steps[i].event["event"] == "decision")
         work = sum(max(1, left[i]) for i in todo)
         samples = max(FEWEST_SAMPLES, min(DEFAULT_SAMPLES, PLAYOUT_STEPS // max(1, work)))
     out.samples = samples

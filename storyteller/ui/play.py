@@ -24,14 +24,13 @@ def begin(term, session: Session, resumed: bool) -> None:
     variants = game.describe_variants(session.variants)
     title = f"{game.title} - seed {session.seed} - {variants}"
     header = session.log.header
+    moves = session.decisions
     if resumed and "from_log" in header and len(session.log.events) == header["from_step"]:
         # a branch, just made: nothing of it is the player's own yet
-        moves = session.decisions
         same = (f"the same deal and the same first {moves} move{'s' if moves != 1 else ''}; from here the choices "
                 "are yours again") if moves else "the same deal, and every move is yours to choose again"
         body = f"Playing on from step {header['from_step']} of {header['from_log']}: {same}."
     elif resumed:
-        moves = session.decisions
         body = f"Welcome back. {moves} move{'s' if moves != 1 else ''} so far; the journey goes on."
     else:
         body = game.summary + "\nEvery draw, every choice and every journal entry is saved as it happens."
