@@ -16,7 +16,7 @@ from storyteller.engine import Draw, Roll
 from storyteller.drivers import Journal, read_entry, setup_words, table_deck
 from storyteller.engine import Move, State
 from storyteller.session import Command, Correction, Session
-from storyteller.words import clean
+from storyteller.words import clean, plural
 
 
 def begin(term, session: Session, resumed: bool) -> None:
@@ -27,11 +27,11 @@ def begin(term, session: Session, resumed: bool) -> None:
     moves = session.decisions
     if resumed and "from_log" in header and len(session.log.events) == header["from_step"]:
         # a branch, just made: nothing of it is the player's own yet
-        same = (f"the same deal and the same first {moves} move{'s' if moves != 1 else ''}; from here the choices "
+        same = (f"the same deal and the same first {plural(moves, 'move')}; from here the choices "
                 "are yours again") if moves else "the same deal, and every move is yours to choose again"
         body = f"Playing on from step {header['from_step']} of {header['from_log']}: {same}."
     elif resumed:
-        body = f"Welcome back. {moves} move{'s' if moves != 1 else ''} so far; the journey goes on."
+        body = f"Welcome back. {plural(moves, 'move')} so far; the journey goes on."
     else:
         body = game.summary + "\nEvery draw, every choice and every journal entry is saved as it happens."
     term.print(Panel(escape(clean(body)), title=escape(clean(title)), title_align="left"))
