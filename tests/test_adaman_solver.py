@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections import Counter
 
@@ -10,7 +11,7 @@ import pytest
 from helpers import Stacked
 from storyteller.engine import Budget
 from storyteller.games.adaman.rules import BASIC, GAME, PERSON, AdamanState
-from storyteller.games.adaman import GAME as REG
+from storyteller.games.adaman import GAME as REG, core
 from storyteller.games.adaman.players import AdamanGreedy
 from storyteller.games.adaman.solver import AdamanSolver
 from storyteller.session import SeededSource, simulate
@@ -201,3 +202,98 @@ def test_no_deal_is_winnable_at_one_budget_and_not_winnable_at_another():
     assert not any({"winnable", "not winnable"} <= found for found in answers.values())
     assert any("winnable" in found for found in answers.values())
     assert any("not winnable" in found for found in answers.values())
+
+
+# -- what the search remembers of lost positions ------------------------------------------
+
+
+def test_a_hand_matched_card_for_card_by_a_lost_one_is_lost_too():
+    # Sibling positions of small deals (one play apart from the same position, so the same
+    # slot, capital and court, and as many resources): wherever the solver takes one hand as
+    # outclassed by another, a plain exhaustive search of the rules finds the first won only
+    # if the second is.
+    checked: Counter = Counter()
+    for seed in range(40):
+        state, source = truncated(seed, STANDARD, 3)
+        if state.outcome is not None:
+            continue
+        t = core.tables(state.deck)
+        solver = AdamanSolver()
+        solver.t = t
+        siblings: dict = {}
+        for action in state.legal_actions():
+            after = settle(state.clone(), source)
+            after.apply(action.move)
+            settle(after, source)
+            if after.outcome is None:
+                side = (after.drawn, frozenset(after.capital), frozenset(after.court), len(after.resources))
+                siblings.setdefault(side, []).append(after)
+        for group in siblings.values():
+            for a in group:
+                for b in group:
+                    if a is b or not solver._outclassed(t.mask(a.resources), [t.mask(b.resources)]):
+                        continue
+                    try:
+                        won_a, won_b = brute_force(a.clone(), source, {}), brute_force(b.clone(), source, {})
+                    except TooBig:
+                        continue
+                    assert won_b or not won_a, (seed, a.resources, b.resources)
+                    checked[won_a, won_b] += 1
+    assert checked[False, False] >= 10 and sum(checked.values()) >= 30, checked
+    # a hand is outclassed by itself and by a better one, never by a worse one
+    t = core.tables(GAME.new_state(STANDARD).deck)
+    solver = AdamanSolver()
+    solver.t = t
+    ace, sea = t.mask(["ace-of-waves"]), t.mask(["sea"])  # the Sea: a Crown (10) of Waves
+    assert solver._outclassed(ace, [ace]) and solver._outclassed(ace, [sea])
+    assert not solver._outclassed(sea, [ace]) and not solver._outclassed(ace, [ace | sea])
+
+
+def payable(t, people: list[int], cards: int, keep_ranks: int, keep_cards: int) -> bool:
+    """A plain search of the loose table: can each of ``people`` get its own payment out of
+    ``cards`` (each card sharing a suit with it, as many ranks as its own), leaving at least
+    ``keep_ranks`` ranks and ``keep_cards`` cards unspent?"""
+    if not people:
+        return t.total(cards) >= keep_ranks and cards.bit_count() >= keep_cards
+    p, rest = people[0], people[1:]
+    elig = list(core.bits(cards & t.share[p]))
+    for k in range(1, len(elig) + 1):
+        for combo in itertools.combinations(elig, k):
+            paid = sum(1 << c for c in combo)
+            if t.total(paid) >= t.rank[p] and payable(t, rest, cards & ~paid, keep_ranks, keep_cards):
+                return True
+    return False
+
+
+def test_a_loose_table_with_less_to_pay_with_than_a_lost_one_is_lost_too():
+    rng = random.Random(7)
+    t = core.tables(GAME.new_state(STANDARD).deck)
+    people = list(core.bits(t.person))
+    plain = [c for c in range(t.n) if not t.person >> c & 1]
+    solver = AdamanSolver()
+    solver.loose_lost = {}  # what a search remembers (``_prepare`` starts it empty)
+    lost = []
+    while len(lost) < 40:
+        who = sum(1 << p for p in rng.sample(people, rng.randint(1, 3)))
+        cards = sum(1 << c for c in rng.sample(plain, rng.randint(3, 8)))
+        keep = (rng.randint(0, 12), rng.randint(0, 2))
+        if not payable(t, list(core.bits(who)), cards, *keep):
+            lost.append((who, cards, *keep))
+            solver.loose_lost.setdefault(who, []).append((cards, *keep))
+    unsaid: Counter = Counter()
+    for who, cards, ranks, count in lost:
+        # fewer cards, or more to keep: lost by the rule, and truly lost
+        fewer = cards & ~(1 << rng.choice(list(core.bits(cards))))
+        for table in ((who, fewer, ranks, count), (who, cards, ranks + 1, count), (who, cards, ranks, count + 1),
+                      (who, fewer, ranks + 2, count + 1)):
+            assert solver._loose_lost(*table)
+            assert not payable(t, list(core.bits(who)), *table[1:])
+        # a card more, less to keep, or another personality: the rule does not say
+        extra = cards | 1 << rng.choice([c for c in plain if not cards >> c & 1])
+        other = who ^ 1 << rng.choice(people)
+        for table in ((who, extra, ranks, count), (who, cards, ranks - 1, count), (other, cards, ranks, count)):
+            if solver._loose_lost(*table):
+                assert not payable(t, list(core.bits(table[0])), *table[1:])
+            else:
+                unsaid[table[0] == who] += 1
+    assert unsaid[True] >= 20 and unsaid[False] >= 5, unsaid

@@ -37,6 +37,14 @@ more is dealt, so a card kept never hurts: only payments none of whose cards cou
 out are tried then, and the order of the plays no longer matters as long as a card is
 bought before it pays (see ``_endgame``).
 
+What is found lost is remembered beyond the position itself. A position waiting for a play
+whose resources are matched, card for card, by as good cards (rank as high, every suit) in
+a lost position of the same slot, capital and court is lost too: whatever it could play,
+the other could play, paying with the matching cards, and the same cards would be dealt
+to the same places (``_outclassed``; not while the Excuse is still to come). And a loose
+table with the same personalities as a lost one, some of its cards and at least as much to
+keep, is lost too (``_loose_lost``).
+
 The search follows the greedy policy's order of the moves (so a deal it wins is found at
 once), and most winnable deals are won by a line that strays from that order only a few
 times. So it runs again and again from the start as a limited discrepancy search: a run
@@ -68,6 +76,8 @@ class _OutOfBudget(Exception):
 
 EVERY = 1 << 30  # an allowance of strayings that never runs out
 ALLOWANCES = (0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24)  # the runs' allowances (then EVERY)
+KEPT_LOOSE = 256  # lost loose tables remembered for each set of personalities (see ``_loose_lost``)
+KEPT_HANDS = 32  # lost resources remembered for each slot, capital and court (see ``_outclassed``)
 KEPT = 32  # lost tables remembered for each set of personalities (see ``_endgame``)
 
 
@@ -111,6 +121,20 @@ def _all_groups(t: core.Tables) -> list[int]:
                 seen[people_u] = None
         found = _ALL_GROUPS[id(t)] = list(seen)
     return found
+
+
+def _matched(cards: list[int], i: int, free: int, better: tuple[int, ...]) -> bool:
+    """Whether ``cards[i:]`` can each be matched to a distinct card of ``free`` that can do
+    all it can."""
+    if i == len(cards):
+        return True
+    m = free & better[cards[i]]
+    while m:
+        low = m & -m
+        if _matched(cards, i + 1, free ^ low, better):
+            return True
+        m ^= low
+    return False
 
 
 class AdamanSolver:
@@ -176,6 +200,10 @@ class AdamanSolver:
         self.tried: dict[int, int] = {}  # position -> the largest allowance a run left it unfinished with
         self.passed: set[int] = set()  # positions no bound shows lost
         self.failed_loose: set[tuple[int, int, int, int]] = set()
+        # the loose tables of ``_hopeless`` found lost, by their personalities: (cards, ranks to keep, cards to keep)
+        self.loose_lost: dict[int, list[tuple[int, int, int]]] = {}
+        # the resources of the positions waiting for a play found lost, by (slot, capital, court)
+        self.lost_hands: dict[tuple[int, int, int], list[int]] = {}
         # the cards (resources) lost tables had: by (capital, court) for ``_endgame``'s tables
         # with purchases allowed, by their personalities for those without, by
         # (personalities, ranks to keep, cards to keep) for ``_loose``'s
@@ -230,6 +258,10 @@ class AdamanSolver:
         key = (((court << t.n | res) << t.n | cap) << 7 | slot) << 2 | waits
         if key in self.failed:
             return False
+        hands = self.lost_hands.get((slot, cap, court)) if waits == core.PLAY else None
+        if hands is not None and self._outclassed(res, hands):
+            self.failed.add(key)
+            return False
         if allow < EVERY:
             tried = self.tried.get(key)
             if tried is not None and tried >= allow:
@@ -237,7 +269,7 @@ class AdamanSolver:
         self._tick()
         if waits == core.PLAY and key not in self.passed:
             if self._hopeless(slot, cap, res, court):
-                self.failed.add(key)
+                self._lost(key, waits, slot, cap, res, court)
                 return False
             if len(self.passed) > 500_000:  # a cache: the bounds are only computed again
                 self.passed.clear()
@@ -268,7 +300,33 @@ class AdamanSolver:
         if not complete:
             self.tried[key] = allow
             return None
+        self._lost(key, waits, slot, cap, res, court)
+        return False
+
+    def _lost(self, key: int, waits: int, slot: int, cap: int, res: int, court: int) -> None:
+        """Remember a position found lost; and, waiting for a play with the Excuse no more
+        to come, its resources (see ``_outclassed``)."""
         self.failed.add(key)
+        t = self.t
+        if waits == core.PLAY and (t.excuse < 0 or self.d.prefix[slot] >> t.excuse & 1):
+            hands = self.lost_hands.setdefault((slot, cap, court), [])
+            if len(hands) < KEPT_HANDS:
+                hands.append(res)
+
+    def _outclassed(self, res: int, hands: list[int]) -> bool:
+        """Whether the resources ``res`` are matched, card for card, by better or equal
+        cards (rank as high, every suit) in one of the lost ``hands`` of the same slot,
+        capital and court, the Excuse no more to come: then this position is lost too.
+        Whatever is played from here, the same plays can be made there, paying with the
+        matching cards; as many cards are spent, so the same cards are dealt to the same
+        places, and there the hand stays as good, card for card, to the end."""
+        better, size = self.t.better, res.bit_count()
+        for other in hands:
+            if other.bit_count() != size:
+                continue
+            mine, theirs = res & ~other, other & ~res  # a card in both matches itself
+            if not mine or _matched(list(core.bits(mine)), 0, theirs, better):
+                return True
         return False
 
     # -- the bounds --------------------------------------------------------------------------
@@ -296,8 +354,13 @@ class AdamanSolver:
         if d.n - slot <= self.loose:
             bought = cap & ~person
             keep_ranks, keep_cards = total(bought), bought.bit_count()
+            if self._loose_lost(left, supply, keep_ranks, keep_cards):
+                return True
             if not self._dive(left, supply, keep_ranks, keep_cards) and not self._loose(
                     left, supply, keep_ranks, keep_cards):
+                lost = self.loose_lost.setdefault(left, [])
+                if len(lost) < KEPT_LOOSE:
+                    lost.append((supply, keep_ranks, keep_cards))
                 return True
         if d.n - slot <= self.relax:
             line = len(self.line)
@@ -305,6 +368,18 @@ class AdamanSolver:
             del self.line[line:]
             if not ok:
                 return True
+        return False
+
+    def _loose_lost(self, people: int, cards: int, keep_ranks: int, keep_cards: int) -> bool:
+        """Whether a loose table of the same personalities already found lost shows this
+        one lost too: it had all of these cards (and maybe more) and no more to keep.
+        Whatever pays for the personalities out of these cards would pay for them out of
+        those, and leave as much unspent."""
+        lost = self.loose_lost.get(people)
+        if lost is not None:
+            for more, ranks, count in lost:
+                if not cards & ~more and ranks <= keep_ranks and count <= keep_cards:
+                    return True
         return False
 
     def _groups_of(self, people: int) -> tuple[tuple[int, int, int, int], ...]:
