@@ -465,7 +465,7 @@ def _budget_text(budget: Budget | None) -> str:
     if budget is None:
         return ""
     if budget.nodes is not None:
-        return f"{budget.nodes} positions"
+        return f"{budget.nodes:,} positions"
     return f"{budget.seconds:g} s"
 
 

@@ -130,6 +130,14 @@ def test_a_real_tables_log_is_analysed_and_says_what_it_cannot_know(cli):
     assert a["winnable_until"] is None and "real table" in a["winnable_why"]
 
 
+def test_a_budget_too_small_for_the_solver_is_named_in_the_why(cli):
+    r = cli("analyse", EXAMPLES / "adaman-lost.jsonl", "--samples", "2", "--budget", "1500", "--json")
+    assert r.code == 0, r.err
+    a = json.loads(r.out)
+    assert a["budget"] == "1,500 positions"
+    assert a["winnable_until"] is None and "budget (1,500 positions) ran out" in a["winnable_why"]
+
+
 def test_the_terminal_shows_the_verdict_a_chart_and_the_decisions_that_mattered(doors, cli, tmp_path):
     log = play_doors(cli, tmp_path, "2", "open", "open")
     r = cli("analyse", log, "--samples", "32", "--jobs", "1")
