@@ -224,3 +224,17 @@ def test_resume_of_a_cut_off_log_asks_before_repairing(tmp_path):
     assert (tmp_path / "cut.jsonl.cut-off").exists()
     events = read_events(log)
     assert last_of(events, "draw")["card"] == "10C" and events[-1]["event"] == "question"
+
+
+@pytest.mark.timeout(20)
+def test_the_hint_names_its_move_in_a_sentence_and_says_why(tmp_path):
+    keys = ("Hello." + ENTER + ENTER + ENTER + ENTER  # the character, the first question, enter at stack 1, the forest
+            + menu_keys(6)  # explore, take, move 2, move 3, journal, undo -> the hint
+            + menu_keys(9))  # ... -> save and quit
+    result, _, screen = run_player(tmp_path, keys)
+    assert result == "saved"
+    start = screen.index("─ Hint ")
+    panel = screen[start:screen.index("╰", start)].splitlines()
+    move, *why = (line.strip("│ ") for line in panel[1:])
+    assert move == "Move on to stack 3 (row 2, left; unexplored)."  # the move, as a sentence
+    assert " ".join(why).endswith("would add a rank or a suit if found there."), panel

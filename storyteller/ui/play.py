@@ -95,7 +95,8 @@ def choose(term, session: Session, policy=None, journal: Journal | None = None):
         elif picked == "hint":
             hint = policy.choose(session.state)
             if hint:
-                term.print(Panel(f"{escape(hint.action.text)}\n[dim]{escape(hint.why)}[/dim]", title="Hint", title_align="left"))
+                move = hint.action.text if hint.action.text.endswith((".", "!", "?")) else hint.action.text + "."
+                term.print(Panel(f"{escape(move)}\n[dim]{escape(hint.why)}[/dim]", title="Hint", title_align="left"))
         elif picked == "oracle":
             ask_oracle(term, session)
         elif picked == "rules":
