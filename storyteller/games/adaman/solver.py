@@ -123,20 +123,6 @@ def _all_groups(t: core.Tables) -> list[int]:
     return found
 
 
-def _matched(cards: list[int], i: int, free: int, better: tuple[int, ...]) -> bool:
-    """Whether ``cards[i:]`` can each be matched to a distinct card of ``free`` that can do
-    all it can."""
-    if i == len(cards):
-        return True
-    m = free & better[cards[i]]
-    while m:
-        low = m & -m
-        if _matched(cards, i + 1, free ^ low, better):
-            return True
-        m ^= low
-    return False
-
-
 class AdamanSolver:
     """Depth-first search with memoised positions and bounds (see the module's text)."""
 
@@ -320,12 +306,11 @@ class AdamanSolver:
         Whatever is played from here, the same plays can be made there, paying with the
         matching cards; as many cards are spent, so the same cards are dealt to the same
         places, and there the hand stays as good, card for card, to the end."""
-        better, size = self.t.better, res.bit_count()
+        t, size = self.t, res.bit_count()
         for other in hands:
-            if other.bit_count() != size:
-                continue
-            mine, theirs = res & ~other, other & ~res  # a card in both matches itself
-            if not mine or _matched(list(core.bits(mine)), 0, theirs, better):
+            # the cards of both match themselves; each of the others is matched as when two
+            # payments of as many cards are compared (``Tables.keeps_better``)
+            if other.bit_count() == size and (other == res or t.keeps_better(res, other)):
                 return True
         return False
 
