@@ -11,12 +11,13 @@ import sys
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from storyteller import __version__, config, registry, store
-from storyteller.engine import Game, VariantError
-from storyteller.log import LogError, LogWriter, TruncatedLog, now
-from storyteller.words import clean, command, plural
+from storyteller import __version__, config, registry
+from storyteller.log import store
+from storyteller.core.engine import Game, VariantError
+from storyteller.log.file import LogError, LogWriter, TruncatedLog, now
+from storyteller.core.words import clean, command, plural
 
-from storyteller.errors import EXIT_ERROR, EXIT_INTERRUPTED, EXIT_USAGE, UserError  # noqa: F401 (the commands' words)
+from storyteller.core.errors import EXIT_ERROR, EXIT_INTERRUPTED, EXIT_USAGE, UserError  # noqa: F401 (the commands' words)
 
 
 def err(message: str) -> None:
@@ -83,7 +84,7 @@ def load_variants(game: Game, specs: Sequence[str]) -> dict[str, str]:
 
 
 def load_seed(seed: str | None) -> str:
-    from storyteller.rng import fresh_seed, normalize_seed
+    from storyteller.core.rng import fresh_seed, normalize_seed
 
     if seed is None:
         return fresh_seed()
@@ -113,8 +114,8 @@ def make_driver(game: Game, seed: str, auto: str | None, answers: Path | None, p
                 questions: str | None = None):
     """The decision maker: a policy, a script, or the player at a terminal. ``plain`` and
     ``questions``: the flags (None when not given; the settings decide)."""
-    from storyteller import drivers
-    from storyteller.session import AutoPlayer
+    from storyteller.ui import drivers
+    from storyteller.play.session import AutoPlayer
 
     if auto and answers:
         raise UserError("choose either --auto or --answers, not both", EXIT_USAGE)
@@ -171,7 +172,7 @@ def play(
     from_log: Path | None = None,
     step: int | None = None,
 ) -> int:
-    from storyteller.session import Session
+    from storyteller.play.session import Session
 
     if from_log is not None or step is not None:
         if name is not None or seed is not None or variants or physical or extra:
@@ -197,7 +198,7 @@ def branch(old_path: Path | None, step: int | None, log: Path | None = None, aut
            answers: Path | None = None, plain: bool | None = None, questions: str | None = None) -> int:
     """``play --from LOG --step N``: a new game whose header and first N events are the old
     log's, played on from there. The old log is only read."""
-    from storyteller.session import Session, walk
+    from storyteller.play.session import Session, walk
 
     if old_path is None or step is None:
         raise UserError("a branch needs both: --from LOG --step N (the step to play on from)", EXIT_USAGE)
@@ -249,8 +250,8 @@ def branch(old_path: Path | None, step: int | None, log: Path | None = None, aut
 
 
 def _drive(session, driver) -> int:
-    from storyteller.drivers import AnswersExhausted, IllegalAnswer
-    from storyteller.session import SaveAndQuit
+    from storyteller.ui.drivers import AnswersExhausted, IllegalAnswer
+    from storyteller.play.session import SaveAndQuit
 
     try:
         outcome = session.run(driver)
@@ -285,7 +286,7 @@ def resume(
     plain: bool | None = None,
     questions: str | None = None,
 ) -> int:
-    from storyteller.session import Session
+    from storyteller.play.session import Session
 
     if path is None:
         path = store.latest_unfinished()
@@ -375,7 +376,7 @@ def sessions(every: bool = False, number: int = 20, game: str | None = None, sta
 
 
 def replay(path: Path, show: bool = False, plain: bool | None = None) -> int:
-    from storyteller.session import walk
+    from storyteller.play.session import walk
 
     log = store.open_log(path)
     view = None
@@ -401,12 +402,12 @@ def replay(path: Path, show: bool = False, plain: bool | None = None) -> int:
         say(f"  {TABLE_WORDS[source].capitalize()}: checked against the rules, not against a shuffle.")
     if "from_log" in log.header:
         say(f"  A branch of {clean(str(log.header['from_log']))}: its first {log.header['from_step']} steps are that game's.")
-    from storyteller.stories import prompt_notes
+    from storyteller.telling.stories import prompt_notes
 
     reg = registry.get(w.game.name)
     notes = w.notes + prompt_notes(reg.teller, log)
     if any(e["event"] == "question" for e in log.events):
-        from storyteller.questions import replay as replay_questions
+        from storyteller.play.questions import replay as replay_questions
 
         notes += replay_questions(reg.questions, log, walk(log, keep_steps=True).steps)[1]
     oracles = sum(1 for e in log.events if e["event"] == "oracle")
@@ -433,7 +434,7 @@ def export(
     analysis: bool = False,
 ) -> int:
     from storyteller import config
-    from storyteller import export as exporter
+    from storyteller.telling import export as exporter
 
     if path is None:
         raise UserError("give the log to export, or --all DIR for every saved game", EXIT_USAGE)
@@ -474,7 +475,7 @@ def export(
         raise UserError(f"a PDF is not for the terminal: give a file to write it to, as in -o {kind}.pdf", EXIT_USAGE)
     browser = None
     if name == "pdf":
-        from storyteller import pdf
+        from storyteller.telling import pdf
 
         browser = pdf.find_browser()
         if browser is None:
@@ -490,7 +491,7 @@ def export(
     files: dict[str, str] = {}
     try:
         if browser is not None:
-            from storyteller.pdf import PdfProblem
+            from storyteller.telling.pdf import PdfProblem
 
             try:
                 text: str | bytes = exporter.render_pdf(log, browser, kind, template, paper, found)
@@ -533,7 +534,8 @@ def export(
 def _analysis_of(log: Any) -> dict[str, Any]:
     """The analysis for ``export --analysis``, at the default settings, with a progress bar;
     Ctrl-C stops the export (nothing is written)."""
-    from storyteller import analysis, simulation
+    from storyteller.study import analysis
+    from storyteller.study import simulation
     from storyteller.ui import reports
 
     with reports.Work(enabled=sys.stderr.isatty()) as bar:
@@ -552,7 +554,8 @@ def export_all(
 ) -> int:
     """``export --all DIR``: every saved game as a note in DIR, and an index note (with
     ``pictures``, each note's pictures of the table beside it)."""
-    from storyteller import config, vault
+    from storyteller import config
+    from storyteller.telling import vault
 
     if log is not None or others:
         raise UserError("--all writes every saved game: give no log, --story, --playthrough, -o, --template or --paper "
@@ -662,7 +665,7 @@ def config_unset(key: str) -> int:
 
 def _workers(jobs: str) -> int:
     """``--jobs N|auto``: the processes to play on."""
-    from storyteller import simulation
+    from storyteller.study import simulation
 
     if jobs == "auto":
         return simulation.default_jobs()
@@ -686,12 +689,12 @@ def simulate(
     plain: bool = False,
 ) -> int:
     """``storyteller simulate``: play many seeded games unattended and say how they went
-    (the games are played by :func:`storyteller.simulation.simulate`)."""
+    (the games are played by :func:`storyteller.study.simulation.simulate`)."""
     import json
     import tempfile
     from dataclasses import asdict
 
-    from storyteller import simulation
+    from storyteller.study import simulation
     from storyteller.ui import reports
 
     rules = load_game(game)
@@ -745,7 +748,7 @@ def simulate(
             spool.seek(0)
         if csv is not None:
             try:
-                from storyteller.export import write_atomic
+                from storyteller.telling.export import write_atomic
 
                 write_atomic(csv, rows)
             except OSError as e:
@@ -769,10 +772,11 @@ def simulate(
 
 def analyse(path: Path, samples: int | None = None, budget: str = "200000", player: str | None = None,
             jobs: str = "auto", as_json: bool = False, plain: bool = False, solve: bool = True) -> int:
-    """``storyteller analyse LOG``: where the game turned (see :mod:`storyteller.analysis`)."""
+    """``storyteller analyse LOG``: where the game turned (see :mod:`storyteller.study.analysis`)."""
     import json
 
-    from storyteller import analysis, simulation
+    from storyteller.study import analysis
+    from storyteller.study import simulation
     from storyteller.ui import reports
 
     if samples is not None and samples < 1:
@@ -811,7 +815,7 @@ def analyse(path: Path, samples: int | None = None, budget: str = "200000", play
 def solve(target: str, seed: str | None = None, variant_specs: Sequence[str] = (), budget: str = "10s",
           log: Path | None = None) -> int:
     """``storyteller solve GAME --seed S`` or ``storyteller solve LOG``."""
-    from storyteller import simulation
+    from storyteller.study import simulation
     from storyteller.ui import reports
 
     path = Path(target)
@@ -856,7 +860,7 @@ def stats(game: str | None = None, variant_specs: list[str] | None = None, as_js
     of one set of its variants); ``--all`` counts the built-in players' games too."""
     import json
 
-    from storyteller import stats as library
+    from storyteller.study import stats as library
     from storyteller.ui import reports
 
     rules = load_game(game) if game else None

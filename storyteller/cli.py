@@ -20,7 +20,7 @@ import typer
 from typer.models import ArgumentInfo, ParameterInfo
 
 from storyteller import __version__
-from storyteller.formats import FORMATS
+from storyteller.core.formats import FORMATS
 
 app = typer.Typer(
     name="storyteller",
@@ -109,7 +109,7 @@ def complete_log(incomplete: str) -> list[str]:
     except OSError:
         pass
     try:
-        from storyteller import store
+        from storyteller.log import store
 
         saved = sorted((str(p) for p in store.sessions_dir().glob("*.jsonl")), reverse=True)
     except Exception:  # no folder, a bad settings file: just the files here
@@ -480,7 +480,7 @@ def _one_command(argv: list[str]) -> typer.Typer:
 def main(argv: Optional[list[str]] = None) -> int:
     import sys
 
-    from storyteller.words import can_show
+    from storyteller.core.words import can_show
 
     _complete_paths(app.registered_commands + config_app.registered_commands)
     for stream in (sys.stdout, sys.stderr):

@@ -53,7 +53,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
 
-from storyteller.formats import NAMES as FORMATS  # export.format takes any export format
+from storyteller.core.formats import NAMES as FORMATS  # export.format takes any export format
 
 ENV_CONFIG = "STORYTELLER_CONFIG"  # the settings file itself (tests, several profiles)
 QUESTIONS = ("every-reveal", "key-moments", "none")
@@ -163,7 +163,7 @@ def check(name: str, value: Any) -> Any:
 
 def _game_variants(game: str, specs: list[str]) -> dict[str, str]:
     from storyteller import registry
-    from storyteller.engine import VariantError
+    from storyteller.core.engine import VariantError
 
     if game not in registry.names():
         raise ValueError(f"no game named '{game}' is installed (games: {', '.join(registry.names())})")

@@ -24,8 +24,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from storyteller.engine import Game, Policy, Solver
-    from storyteller.stories import Teller
+    from storyteller.core.engine import Game, Policy, Solver
+    from storyteller.telling.stories import Teller
     from storyteller.ui.view import View
 
 GROUP = "storyteller.games"
@@ -48,18 +48,18 @@ def _load(ref: Any) -> Any:
 class Registration:
     """Everything one game is made of.
 
-    - ``rules``: a :class:`storyteller.engine.Game` (pure rules, no I/O);
+    - ``rules``: a :class:`storyteller.core.engine.Game` (pure rules, no I/O);
     - ``players``: the game's built-in players by name (``{"greedy": ..., "search": ...}``),
-      each a class or a function that makes a new :class:`storyteller.engine.Policy` for
+      each a class or a function that makes a new :class:`storyteller.core.engine.Policy` for
       one game; ``hint`` names the one behind *Hint* (the strongest that answers within a
       second; default ``greedy``);
-    - ``solver``: a class or function that makes a new :class:`storyteller.engine.Solver`;
-    - ``questions``: a :class:`storyteller.questions.Questions` class, made with this
+    - ``solver``: a class or function that makes a new :class:`storyteller.core.engine.Solver`;
+    - ``questions``: a :class:`storyteller.play.questions.Questions` class, made with this
       registration (which role each step gives its cards, the question it raises), and
       ``question_bank``: a JSON file of questions for every card in every role (see
-      :mod:`storyteller.questions`); without them the prompts' ``questions`` are asked;
+      :mod:`storyteller.play.questions`); without them the prompts' ``questions`` are asked;
     - ``pictures``: a module that draws the table as SVG (``storyteller.games.carddom.picture``);
-    - ``teller``: a :class:`storyteller.stories.Teller` class, made with this registration;
+    - ``teller``: a :class:`storyteller.telling.stories.Teller` class, made with this registration;
     - ``view``: a :class:`storyteller.ui.view.View` class (the table and the move menu);
     - ``prompts``: a JSON file (what the cards mean, journaling questions, story words);
     - ``rules_text``: a Markdown file explaining the rules in the project's own words;
@@ -140,14 +140,14 @@ class Registration:
 
     @cached_property
     def questions(self) -> Any:
-        """The game's journaling questions (a :class:`storyteller.questions.Questions`)."""
-        ref = self._refs["questions"] or "storyteller.questions:Questions"  # the prompts' questions, by topic
+        """The game's journaling questions (a :class:`storyteller.play.questions.Questions`)."""
+        ref = self._refs["questions"] or "storyteller.play.questions:Questions"  # the prompts' questions, by topic
         return _load(ref)(self)
 
     @cached_property
     def pictures(self) -> Any:
         """The module that draws the game's table (``table(state, prefix, small)`` and
-        ``moments(steps)``, see :mod:`storyteller.drawing`), or None if it draws none."""
+        ``moments(steps)``, see :mod:`storyteller.telling.drawing`), or None if it draws none."""
         ref = self._refs["pictures"]
         return _load(ref) if ref is not None else None
 

@@ -40,9 +40,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from storyteller import registry  # noqa: E402
 from storyteller.registry import names as game_names, rules as get_game  # noqa: E402
-from storyteller.log import read  # noqa: E402
-from storyteller.rng import Stream  # noqa: E402
-from storyteller.session import Session, walk  # noqa: E402
+from storyteller.log.file import read  # noqa: E402
+from storyteller.core.rng import Stream  # noqa: E402
+from storyteller.play.session import Session, walk  # noqa: E402
 
 
 def median_time(cmd: list[str], runs: int = 15, env: dict | None = None) -> float:
@@ -94,7 +94,7 @@ def replay_speed(games_per_kind: int = 150) -> None:
 def sessions_speed(count: int = 2_000) -> None:
     import shutil
 
-    from storyteller import store
+    from storyteller.log import store
 
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp) / "sessions"
@@ -206,8 +206,8 @@ def questions_speed(count: int = 2_000) -> None:
     import shutil
 
     from storyteller import registry
-    from storyteller.drivers import AnswersDriver
-    from storyteller.questions import Asker, Occasion, Role, history
+    from storyteller.ui.drivers import AnswersDriver
+    from storyteller.play.questions import Asker, Occasion, Role, history
 
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp) / "sessions"
@@ -289,7 +289,7 @@ def simulate(game: str, *args: str) -> tuple[dict, float]:
 PLAIN_LOOP = """
 import sys, time
 from storyteller import registry
-from storyteller.session import simulate
+from storyteller.play.session import simulate
 rules = registry.rules(sys.argv[1]); variants = rules.parse_variants([])
 start = time.perf_counter()
 for seed in range(int(sys.argv[2])):
@@ -322,7 +322,7 @@ def simulate_speed() -> None:
 def decision_speed(games: int = 20) -> None:
     """Seconds per decision of every built-in player of every game, on one core: the mean
     and the worst over seeds 0..GAMES-1 (goal: the worst at most 1 s)."""
-    from storyteller.session import AutoPlayer, SeededSource
+    from storyteller.play.session import AutoPlayer, SeededSource
 
     count = int(sys.argv[sys.argv.index("--games") + 1]) if "--games" in sys.argv else games
     for game in game_names():

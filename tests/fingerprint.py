@@ -22,9 +22,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from helpers import variant_sets  # noqa: E402
 
 from storyteller import registry  # noqa: E402
-from storyteller.engine import Draw  # noqa: E402
-from storyteller.rng import Stream  # noqa: E402
-from storyteller.session import SeededSource  # noqa: E402
+from storyteller.core.engine import Draw  # noqa: E402
+from storyteller.core.rng import Stream  # noqa: E402
+from storyteller.play.session import SeededSource  # noqa: E402
 
 BUILT_IN = ("carddom", "adaman", "cascades", "hexaract")
 

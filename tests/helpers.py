@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Iterable, Sequence
 
-from storyteller.engine import Draw, Roll, State
+from storyteller.core.engine import Draw, Roll, State
 
 
 class Stacked:
@@ -47,8 +47,8 @@ def questions_before_first_move(game_name: str, seed: str, variants=()) -> int:
     a prompt the terminal shows, and Enter skips): those its opening cards raise, and the
     question before the first move."""
     from storyteller import registry
-    from storyteller.questions import Asker, Seen
-    from storyteller.session import SeededSource
+    from storyteller.play.questions import Asker, Seen
+    from storyteller.play.session import SeededSource
 
     reg = registry.get(game_name)
     rules = reg.rules
@@ -108,7 +108,7 @@ def play_one_move(game_name: str, seed: str, keys: str, path, variants=(), width
     from conftest import read_events
     from storyteller.ui.play import PlayerDriver
     from storyteller.registry import rules as get_game
-    from storyteller.session import SaveAndQuit, Session
+    from storyteller.play.session import SaveAndQuit, Session
     from storyteller.ui.terminal import Terminal
 
     class Once(PlayerDriver):

@@ -37,7 +37,7 @@ GAMES = ("carddom", "adaman", "cascades", "hexaract")
 def decisions(game: str, seed: str) -> list[str]:
     """The built-in player's moves for this deal (played without a log)."""
     from storyteller import registry
-    from storyteller.session import AutoPlayer, SeededSource
+    from storyteller.play.session import AutoPlayer, SeededSource
 
     rules = registry.rules(game)
     variants = rules.parse_variants([])
@@ -63,9 +63,9 @@ def play_all(game: str, seeds: list[str], folder: Path, moves: dict[str, list[st
     import io
 
     from storyteller import registry
-    from storyteller.drivers import AnswersDriver
-    from storyteller.log import read
-    from storyteller.session import Session
+    from storyteller.ui.drivers import AnswersDriver
+    from storyteller.log.file import read
+    from storyteller.play.session import Session
 
     os.environ["STORYTELLER_HOME"] = str(folder)
     sessions = folder / "sessions"
@@ -96,7 +96,7 @@ def figures(game: str, games: int = 30) -> dict:
         for name, order in (("forward", seeds), ("reverse", list(reversed(seeds)))):
             runs.append(play_all(game, order, Path(tmp) / name, moves))
         # choosing over a full history: the time history() takes over this folder's 30 logs
-        from storyteller.questions import history
+        from storyteller.play.questions import history
 
         start = time.perf_counter()
         history(Path(tmp) / "forward" / "sessions", game)

@@ -13,8 +13,8 @@ import pytest
 from storyteller.games.adaman import core
 from storyteller.games.adaman.rules import BASIC, GAME, Control, Shift, payments
 from storyteller.games.adaman import GAME as REG
-from storyteller.rng import Stream
-from storyteller.session import SeededSource
+from storyteller.core.rng import Stream
+from storyteller.play.session import SeededSource
 
 VARIANTS = [[], ["extended"], ["extra-personalities=3"]]
 

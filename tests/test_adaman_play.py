@@ -7,9 +7,9 @@ import pytest
 from conftest import read_events
 from helpers import play_one_move, settle
 from storyteller import registry
-from storyteller.engine import Action
+from storyteller.core.engine import Action
 from storyteller.registry import rules as get_game
-from storyteller.session import SeededSource
+from storyteller.play.session import SeededSource
 
 DOWN, ENTER, SPACE = "\x1b[B", "\r", " "
 

@@ -9,8 +9,8 @@ from storyteller.games.adaman.rules import GAME, Shift
 from storyteller.games.adaman import GAME as REG
 from storyteller.games.adaman.players import AdamanGreedy
 from storyteller.games.adaman.search import AdamanSearch
-from storyteller.rng import Stream
-from storyteller.session import SeededSource, simulate
+from storyteller.core.rng import Stream
+from storyteller.play.session import SeededSource, simulate
 
 STANDARD = GAME.parse_variants([])
 EXTENDED = GAME.parse_variants(["extended"])

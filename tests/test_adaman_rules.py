@@ -7,7 +7,7 @@ from collections import Counter
 import pytest
 
 from helpers import Stacked, act, keys, settle
-from storyteller.engine import Draw, Move, RuleError, VariantError
+from storyteller.core.engine import Draw, Move, RuleError, VariantError
 from storyteller.games.adaman.rules import (
     BASIC,
     GAME,
@@ -24,8 +24,8 @@ from storyteller.games.adaman.rules import (
 )
 from storyteller.games.adaman import GAME as REG
 from storyteller.games.adaman.players import AdamanGreedy
-from storyteller.rng import Stream
-from storyteller.session import SeededSource
+from storyteller.core.rng import Stream
+from storyteller.play.session import SeededSource
 
 STANDARD = {"extended": "off", "extra-personalities": "0"}
 EXTENDED = {"extended": "on", "extra-personalities": "0"}

@@ -9,12 +9,12 @@ from collections import Counter
 import pytest
 
 from helpers import Stacked
-from storyteller.engine import Budget
+from storyteller.core.engine import Budget
 from storyteller.games.adaman.rules import BASIC, GAME, PERSON, AdamanState
 from storyteller.games.adaman import GAME as REG, core
 from storyteller.games.adaman.players import AdamanGreedy
 from storyteller.games.adaman.solver import AdamanSolver
-from storyteller.session import SeededSource, simulate
+from storyteller.play.session import SeededSource, simulate
 
 STANDARD = GAME.parse_variants([])
 EXTENDED = GAME.parse_variants(["extended"])

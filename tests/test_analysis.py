@@ -19,9 +19,9 @@ from pathlib import Path
 import pytest
 
 from storyteller import registry
-from storyteller.analysis import analyse
-from storyteller.log import read
-from storyteller.session import SeededSource
+from storyteller.study.analysis import analyse
+from storyteller.log.file import read
+from storyteller.play.session import SeededSource
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
@@ -103,8 +103,8 @@ def test_an_unfinished_game_adds_up_to_where_it_stopped(doors, cli, tmp_path):
 
 PROBE = """
 import json, sys
-from storyteller.analysis import analyse
-from storyteller.log import read
+from storyteller.study.analysis import analyse
+from storyteller.log.file import read
 print(json.dumps(analyse(read(sys.argv[1]), samples=4, jobs=2, solve=False).as_dict(), sort_keys=True))
 """
 
@@ -311,7 +311,7 @@ def test_the_chart_marks_each_labelled_decision_clear_of_the_line_and_in_words()
     import re
     import xml.etree.ElementTree as ET
 
-    from storyteller.drawing import chance_chart
+    from storyteller.telling.drawing import chance_chart
 
     chart = chance_chart(0.5, [(3, 0.4, None), (4, 0.3, "inaccuracy"), (5, 0.0, "fatal")], "The chance")
     assert "Step 4: an inaccuracy (the chance after it 30%)." in chart.desc

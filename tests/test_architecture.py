@@ -3,19 +3,22 @@ renderers), layers only look down, no two modules import each other (directly or
 others, lazy imports included), rules know nothing of words, files or terminals, and
 tellers read facts, never keys or sentences.
 
-The layers, lowest first (a module may import its own layer or a lower one):
+The layers are the packages of ``storyteller/``, lowest first (a module may import its own
+layer or a lower one):
 
-0. the shapes and the words every layer shares: ``engine``, ``cards``, ``decktet``,
-   ``words``, ``rng``, ``narrative``, ``errors``, ``formats``, ``registry``, and each game's
-   registration (``games/<game>/__init__.py``, which names its parts and loads none);
+0. ``core/`` (the shapes every game has, cards, randomness, words, the oracle, the
+   formats), ``registry`` and each game's registration (``games/<game>/__init__.py``,
+   which names its parts and loads none);
 1. rules: ``games/<game>/rules.py`` and a fast inner form of them, ``core.py``;
 2. players and solvers: ``games/<game>/players.py``, ``search.py``, ``solver.py``;
-3. session and log: ``session``, ``log``, ``store``, ``records``, ``config``, ``table``;
-4. stories and export, and the libraries on top of them: ``stories``,
-   ``games/<game>/story.py``, ``export``, ``sandbox``, ``simulation``, ``stats``, ``vault``;
-5. the terminal and the drivers: ``ui``, ``games/<game>/view.py``, ``drivers``;
-6. the commands: ``app``;
-7. the command line: ``cli``, ``__main__``.
+3. ``log/`` (events, the file, the replay, where logs live) and ``config`` (the settings);
+4. ``play/``: the session, the journaling questions, the real table;
+5. ``study/``: simulation, analysis, statistics;
+6. ``telling/``: stories, the export context, formats, pictures, the sandbox, and each
+   game's ``story.py``, ``questions.py`` and ``picture.py``;
+7. ``ui/``: the terminal, the drivers, and each game's ``view.py``;
+8. the commands: ``app``;
+9. the command line: ``cli``, ``__main__``.
 """
 
 from __future__ import annotations
@@ -29,18 +32,14 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[1] / "storyteller"
 GAME_DIRS = sorted(p.parent for p in (PACKAGE / "games").glob("*/__init__.py"))
 RULES = sorted(p for d in GAME_DIRS for p in d.glob("*.py") if p.stem in ("rules", "core", "players", "search", "solver"))
-TELLERS = sorted(d / "story.py" for d in GAME_DIRS) + sorted(
-    p for p in (PACKAGE / "stories").glob("*.py") if p.name != "__init__.py")
+TELLERS = sorted(d / "story.py" for d in GAME_DIRS) + [PACKAGE / "telling" / "meanings.py"]
 
-BASE = {"engine", "cards", "decktet", "words", "rng", "narrative", "errors", "formats", "oracle", "registry", "games", "__init__"}
-LAYER_OF_GAME_PART = {"__init__": 0, "rules": 1, "core": 1, "players": 2, "search": 2, "solver": 2, "questions": 4,
-                      "story": 4, "picture": 4, "view": 5}
-LAYER_OF_MODULE = {"session": 3, "log": 3, "store": 3, "records": 3, "config": 3, "table": 3,
-                   "stories": 4, "export": 4, "sandbox": 4, "simulation": 4, "stats": 4, "vault": 4,
-                   "questions": 4, "history": 4, "oracle": 4, "drawing": 4, "html": 4, "pdf": 4, "analysis": 4,
-                   "ui": 5, "drivers": 5, "app": 6, "cli": 7, "__main__": 7}
-LAYER_NAMES = ["shared", "rules", "players/solver", "session and log", "stories and export", "ui and drivers",
-               "app", "cli"]
+LAYER_OF_GAME_PART = {"__init__": 0, "rules": 1, "core": 1, "players": 2, "search": 2, "solver": 2, "questions": 6,
+                      "story": 6, "picture": 6, "view": 7}
+LAYER_OF_PACKAGE = {"__init__": 0, "core": 0, "registry": 0, "games": 0, "log": 3, "config": 3, "play": 4, "study": 5,
+                    "telling": 6, "ui": 7, "app": 8, "cli": 9, "__main__": 9}
+LAYER_NAMES = ["core", "rules", "players/solver", "log", "play", "study", "telling", "ui", "app", "cli"]
+LOOSE = {"__init__", "__main__", "cli", "app", "config", "registry"}  # the modules at the top of storyteller/
 
 
 def module_name(path: Path) -> str:
@@ -61,10 +60,8 @@ def layer(module: str) -> int:
         part = parts[2] if len(parts) > 2 else "__init__"
         assert part in LAYER_OF_GAME_PART, f"{module}: a game module's name says its role ({', '.join(LAYER_OF_GAME_PART)})"
         return LAYER_OF_GAME_PART[part]
-    if parts[0] in BASE:
-        return 0
-    assert parts[0] in LAYER_OF_MODULE, f"{module}: which layer is it in? (add it to this test)"
-    return LAYER_OF_MODULE[parts[0]]
+    assert parts[0] in LAYER_OF_PACKAGE, f"{module}: which layer is it in? (add it to this test)"
+    return LAYER_OF_PACKAGE[parts[0]]
 
 
 def _type_checking_only(tree: ast.AST) -> set[int]:
@@ -170,10 +167,10 @@ def test_layers_only_look_down():
 
 def test_the_check_sees_lazy_imports_and_skips_type_checking_ones():
     """The graph is the one Python runs: an import inside a function counts."""
-    drivers = {t for t, _ in graph()["storyteller.drivers"]}
-    assert "storyteller.table" in drivers  # imported inside a function
+    drivers = {t for t, _ in graph()["storyteller.ui.drivers"]}
+    assert "storyteller.play.table" in drivers  # imported inside a function
     registry = {t for t, _ in graph()["storyteller.registry"]}
-    assert "storyteller.engine" not in registry  # only under TYPE_CHECKING
+    assert "storyteller.core.engine" not in registry  # only under TYPE_CHECKING
 
 
 def test_every_game_is_one_package_with_parts_named_for_their_roles():
@@ -186,10 +183,10 @@ def test_every_game_is_one_package_with_parts_named_for_their_roles():
 
 @pytest.mark.parametrize("path", RULES, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_rules_and_players_import_no_words_files_or_terminal(path):
-    allowed = ("storyteller.engine", "storyteller.cards", "storyteller.decktet", "storyteller.words", "storyteller.rng",
-               "storyteller.games")
+    allowed = ("storyteller.core.engine", "storyteller.core.cards", "storyteller.core.decktet", "storyteller.core.words",
+               "storyteller.core.rng", "storyteller.games")
     for module, names, line in imports(path):
-        for full in [f"{module}.{n}" for n in names] if module == "storyteller" else [module]:
+        for full in [f"{module}.{n}" for n in names if f"{module}.{n}" in MODULES] or [module]:
             if full.startswith("storyteller"):
                 assert full.startswith(allowed), f"{path.name}:{line} imports {full}"
         assert module.split(".")[0] not in ("rich", "questionary", "jinja2", "json", "os", "pathlib"), \
@@ -230,3 +227,16 @@ def test_games_are_found_only_through_their_registrations():
                 assert name != "import_module", f"{where} imports a module by name"
                 assert not (name in ("getattr", "hasattr") and len(node.args) != 2 or name == "hasattr"), \
                     f"{where} probes for an optional attribute"
+
+
+def test_the_top_of_the_package_shows_the_layers():
+    """A newcomer sees the layers from the folder listing: a few modules at the top, the
+    rest in packages, each saying in its first sentence what it holds."""
+    loose = {p.stem for p in PACKAGE.glob("*.py")}
+    assert loose == LOOSE, f"modules at the top of storyteller/: {sorted(loose)}"
+    assert len(loose) <= 8
+    for folder in sorted(p.parent for p in PACKAGE.glob("*/__init__.py")):
+        text = (folder / "__init__.py").read_text(encoding="utf-8")
+        doc = ast.get_docstring(ast.parse(text))
+        assert doc and doc.split(".")[0].strip(), f"{folder.name}/__init__.py says nothing of what the package holds"
+        assert folder.name in LAYER_OF_PACKAGE, f"{folder.name}/: which layer is it? (add it to this test)"

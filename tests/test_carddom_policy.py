@@ -11,7 +11,7 @@ from helpers import Stacked, act, settle
 from storyteller.games.carddom.rules import GAME, neighbours
 from storyteller.games.carddom import GAME as REG
 from storyteller.games.carddom.players import IDS, INDEX, CarddomGreedy, Hands, View, children, options_of, win_chance
-from storyteller.session import SeededSource
+from storyteller.play.session import SeededSource
 
 STANDARD = {"jokers": "revealed", "overlord": "back-row"}
 VARIANTS = [
@@ -277,7 +277,7 @@ def test_it_takes_only_cards_that_add_a_rank_or_a_suit_and_never_digs_a_stack_it
 
 
 def test_with_jokers_taken_it_sees_every_card_then_wins_whenever_the_deal_can_be_won():
-    from storyteller.engine import Budget
+    from storyteller.core.engine import Budget
 
     variants = {"jokers": "taken", "overlord": "back-row"}
     for seed in map(str, range(30)):
@@ -298,7 +298,7 @@ def test_the_terminal_offers_the_hint_and_shows_why(tmp_path):
 
     from conftest import read_events
     from storyteller.ui.play import PlayerDriver
-    from storyteller.session import SaveAndQuit, Session
+    from storyteller.play.session import SaveAndQuit, Session
     from storyteller.ui.terminal import Terminal
 
     class Once(PlayerDriver):

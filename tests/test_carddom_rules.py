@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from helpers import Stacked, act, keys, settle
 
-from storyteller.engine import RuleError
+from storyteller.core.engine import RuleError
 from storyteller.games.carddom.rules import GAME, neighbours, slot_of
 
 FILLER = ["7C", "8C", "9C", "10C", "JC", "QC", "KC", "AC", "7H", "8H", "9H", "10H", "JH", "QH", "KH", "AH",
@@ -224,7 +224,7 @@ def test_undo_snapshot_is_independent():
 
 
 def test_bad_variant_values_are_refused_with_the_choices():
-    from storyteller.engine import VariantError
+    from storyteller.core.engine import VariantError
 
     with pytest.raises(VariantError, match="revealed, taken"):
         GAME.parse_variants(["jokers=eaten"])

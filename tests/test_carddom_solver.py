@@ -10,11 +10,11 @@ import pytest
 from helpers import Stacked, settle
 from test_carddom_rules import deal
 
-from storyteller.engine import Budget
+from storyteller.core.engine import Budget
 from storyteller.games.carddom.rules import GAME
 from storyteller.games.carddom import GAME as REG
 from storyteller.games.carddom.solver import _fewest_takes
-from storyteller.session import SeededSource, simulate
+from storyteller.play.session import SeededSource, simulate
 
 STANDARD = {"jokers": "revealed", "overlord": "back-row"}
 ANYWHERE = {"jokers": "revealed", "overlord": "anywhere"}
@@ -54,9 +54,9 @@ def test_every_deal_the_greedy_wins_is_winnable_and_its_witness_replays(variants
 
 
 def test_a_witness_written_as_a_log_replays(tmp_path):
-    from storyteller.log import read
-    from storyteller.session import walk
-    from storyteller.simulation import witness
+    from storyteller.log.file import read
+    from storyteller.play.session import walk
+    from storyteller.study.simulation import witness
 
     verdict = solve(SeededSource("5", GAME, STANDARD))
     assert verdict.answer == "winnable"

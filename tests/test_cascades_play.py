@@ -10,9 +10,9 @@ from rich.console import Console
 from conftest import read_events
 from helpers import play_one_move
 from storyteller.registry import rules as get_game
-from storyteller.export import render
-from storyteller.log import read
-from storyteller.session import SeededSource
+from storyteller.telling.export import render
+from storyteller.log.file import read
+from storyteller.play.session import SeededSource
 from storyteller.ui.terminal import Terminal
 
 ENTER = "\r"
@@ -114,7 +114,7 @@ def test_the_story_keeps_journal_entries_verbatim_and_renders_the_same(cli, tmp_
     assert story.index("## The ending") < story.index(f"> {last}")
     assert story.index("## The source") < story.index(f"> {source}") < story.index("## The way down")
     played = keys[first_play].split()[1]
-    from storyteller import decktet
+    from storyteller.core import decktet
 
     way_down = story[story.index("## The way down") : story.index("## The three falls")]
     assert way_down.count(decktet.name(played)) == 1  # the play taken back is told once
@@ -155,7 +155,7 @@ def test_the_plain_table_names_cards_in_words():
 def test_each_step_of_the_export_context_knows_its_pass(cli, tmp_path):
     import json
 
-    from storyteller.export import context
+    from storyteller.telling.export import context
 
     path = tmp_path / "g.jsonl"
     assert cli("play", "cascades", "--seed", GREEDY_LOSES, "--auto", "greedy", "--log", path).code == 0

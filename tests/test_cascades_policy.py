@@ -7,8 +7,8 @@ from helpers import Stacked, settle
 
 from storyteller.games.cascades.rules import GAME, RESERVES, Play, Turn
 from storyteller.games.cascades import GAME as REG
-from storyteller.rng import Stream
-from storyteller.session import SeededSource, simulate
+from storyteller.core.rng import Stream
+from storyteller.play.session import SeededSource, simulate
 
 BASIC = {"pawns-courts": "off"}
 PC = {"pawns-courts": "on"}

@@ -10,14 +10,14 @@ from __future__ import annotations
 import pytest
 from helpers import Stacked, act, keys, settle
 
-from storyteller import decktet
-from storyteller.engine import Draw, RuleError
+from storyteller.core import decktet
+from storyteller.core.engine import Draw, RuleError
 from storyteller.games.cascades.rules import (
     FULL, GAME, NO_SUIT, WAITS_ABOVE, WAITS_TIER_3, Play, Turn, deck_ids, place_of, refusal, reserve_draw,
 )
 from storyteller.games.cascades import GAME as REG
-from storyteller.rng import Stream
-from storyteller.session import SeededSource
+from storyteller.core.rng import Stream
+from storyteller.play.session import SeededSource
 
 BASIC = {"pawns-courts": "off"}
 PC = {"pawns-courts": "on"}

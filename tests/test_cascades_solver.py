@@ -7,13 +7,13 @@ import pytest
 from helpers import Stacked, settle
 
 from conftest import last_of, read_events
-from storyteller.engine import Budget
+from storyteller.core.engine import Budget
 from storyteller.games.cascades.rules import GAME, Play, Turn
 from storyteller.games.cascades import GAME as REG
 from storyteller.games.cascades.players import signature, tops_of
 from storyteller.games.cascades.solver import Deck, known, settled
-from storyteller.rng import Stream
-from storyteller.session import SeededSource
+from storyteller.core.rng import Stream
+from storyteller.play.session import SeededSource
 
 BASIC = {"pawns-courts": "off"}
 PC = {"pawns-courts": "on"}
@@ -40,7 +40,7 @@ def replays(state, source, moves) -> bool:
 
 @pytest.mark.parametrize("variants", [BASIC, PC], ids=["basic", "pawns-courts"])
 def test_every_deal_the_greedy_wins_is_winnable_and_the_witness_replays(variants):
-    from storyteller.session import simulate
+    from storyteller.play.session import simulate
 
     won = 0
     for n in range(12):

@@ -206,7 +206,7 @@ def test_a_full_disk_mid_game_is_one_line_and_keeps_what_was_written(cli, tmp_pa
     import errno
     import os
 
-    import storyteller.log as log_module
+    import storyteller.log.file as log_module
 
     real_fsync = os.fsync
     calls = {"n": 0}

@@ -14,10 +14,11 @@ from hypothesis import given, settings, strategies as st
 from rich.console import Console
 
 from conftest import last_of, read_events
-from storyteller.log import read
-from storyteller import config, registry, store
+from storyteller.log.file import read
+from storyteller import config, registry
+from storyteller.log import store
 from storyteller.ui.play import PlayerDriver
-from storyteller.session import AutoPlayer, Session
+from storyteller.play.session import AutoPlayer, Session
 from storyteller.ui.terminal import Terminal
 
 if sys.version_info >= (3, 11):
@@ -409,8 +410,8 @@ def test_questions_asked_at_the_terminal_for_each_setting(game, tmp_path):
 def test_key_moments_are_each_games_turning_points(tmp_path):
     """The questions key-moments asks are those every-reveal asks at the game's turning
     points (the occasions the game marks as key), and no others."""
-    from storyteller.questions import Asker, Seen
-    from storyteller.session import walk
+    from storyteller.play.questions import Asker, Seen
+    from storyteller.play.session import walk
 
     for name in COUNTS:
         key = questions_asked(name, "2", "key-moments", tmp_path)
@@ -431,7 +432,7 @@ def test_key_moments_are_each_games_turning_points(tmp_path):
 def test_hexaracts_turning_points_are_the_first_ace_crowns_and_rolls_of_note():
     """The first Ace asks (why you set out); the other Aces and the cards coming onto the
     road are told without a question (the night asks about the day); three sixes ask."""
-    from storyteller.questions import Game, Seen
+    from storyteller.play.questions import Game, Seen
 
     q = registry.get("hexaract").questions
     state = registry.rules("hexaract").new_state({})

@@ -23,11 +23,11 @@ from markdown_it import MarkdownIt
 
 from helpers import variant_sets
 from storyteller import registry
-from storyteller.engine import Action, Draw, Move, RuleError
-from storyteller.export import context, render
-from storyteller.log import read
-from storyteller.rng import Stream
-from storyteller.session import SeededSource, Session, walk
+from storyteller.core.engine import Action, Draw, Move, RuleError
+from storyteller.telling.export import context, render
+from storyteller.log.file import read
+from storyteller.core.rng import Stream
+from storyteller.play.session import SeededSource, Session, walk
 
 PLUGINS = Path(__file__).resolve().parent / "plugins"
 SEEDS = 30

@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from storyteller.log import TruncatedLog, read
-from storyteller.session import walk
+from storyteller.log.file import TruncatedLog, read
+from storyteller.play.session import walk
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="SIGKILL and the lock it leaves are POSIX")
 

@@ -6,9 +6,9 @@ from collections import Counter
 
 from rich.console import Console
 
-from storyteller import decktet
-from storyteller.cards import decktet_cards
-from storyteller.stories import decktet as words
+from storyteller.core import decktet
+from storyteller.core.cards import decktet_cards
+from storyteller.telling import meanings as words
 from storyteller.ui.decktet import card_text
 
 
@@ -60,11 +60,11 @@ def test_a_card_in_words_names_rank_and_suits():
 
 
 def test_card_facts_carry_no_prose():
-    """Rules modules name cards through storyteller.decktet, which knows no story words."""
+    """Rules modules name cards through storyteller.core.decktet, which knows no story words."""
     import subprocess
     import sys
 
-    probe = "import sys, storyteller.decktet; print('storyteller.narrative' in sys.modules)"
+    probe = "import sys, storyteller.core.decktet; print('storyteller.core.narrative' in sys.modules)"
     assert subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True).stdout.strip() == "False"
 
 

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from storyteller.export import render
-from storyteller.log import read
-from storyteller.session import walk
+from storyteller.telling.export import render
+from storyteller.log.file import read
+from storyteller.play.session import walk
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 LOGS = sorted(EXAMPLES.glob("*.jsonl"))
@@ -62,9 +62,9 @@ def test_example_html_is_current(path):
 REPLAY_ELSEWHERE = """
 import hashlib, json, sys
 from pathlib import Path
-from storyteller.export import render
-from storyteller.log import read
-from storyteller.session import walk
+from storyteller.telling.export import render
+from storyteller.log.file import read
+from storyteller.play.session import walk
 out = {}
 for name in sys.argv[1:]:
     log = read(Path(name))

@@ -91,7 +91,7 @@ def test_markdown_parses_as_commonmark_with_headings(cli, story_log):
 def test_journal_text_with_markdown_characters_stays_inside_its_quote(cli, tmp_path):
     tricky = "# not a heading\n- not a list"
     r, path = play(cli, tmp_path, "enter 1", "quit")
-    from storyteller.log import LogWriter, read
+    from storyteller.log.file import LogWriter, read
 
     writer = LogWriter.reopen(read(path))
     writer.append("journal", text=tricky)
@@ -198,8 +198,8 @@ def test_the_context_document_is_plain_json_and_every_field_is_documented():
     from pathlib import Path
 
     from storyteller import registry
-    from storyteller.export import context
-    from storyteller.log import read
+    from storyteller.telling.export import context
+    from storyteller.log.file import read
 
     doc = (Path(__file__).resolve().parents[1] / "docs" / "context.md").read_text(encoding="utf-8")
     named = set(re.findall(r"`([a-z_-]+)`", doc))
@@ -226,7 +226,7 @@ ESCAPES_IN_TEXT = (
 
 
 def add_journal(path: Path, text: str) -> None:
-    from storyteller.log import LogWriter, read
+    from storyteller.log.file import LogWriter, read
 
     writer = LogWriter.reopen(read(path))
     writer.append("journal", text=text)
@@ -245,7 +245,7 @@ def test_escape_sequences_in_journal_text_reach_neither_the_terminal_nor_the_fil
         assert not any(ch in text for ch in "\x1b\x07\x9b\r"), repr(text)
         assert "the screen was cleared" in text and "a link" in text and "Line two.\tTabbed." in text
     assert printed.out == written
-    from storyteller.log import read
+    from storyteller.log.file import read
 
     assert read(path).journal()[-1]["text"] == ESCAPES_IN_TEXT  # the log keeps the player's words
 
@@ -316,7 +316,7 @@ def test_the_shown_command_and_code_spans_give_back_exactly_the_seed(cli, tmp_pa
 def test_a_code_span_holds_any_text():
     import random
 
-    from storyteller.export import cell, code
+    from storyteller.telling.filters import cell, code
 
     md = MarkdownIt("commonmark").enable("table")
     rng = random.Random(9)
@@ -332,8 +332,8 @@ def test_a_code_span_holds_any_text():
 
 
 def test_a_seed_with_control_characters_is_shown_as_a_command_that_gives_it_back(tmp_path):
-    from storyteller.words import command as shell_command
-    from storyteller.words import clean
+    from storyteller.core.words import command as shell_command
+    from storyteller.core.words import clean
 
     for seed in ["new\nline", "tab\there", "\x1b[31mred", "c1\x85next", "it's\n$(touch pwned)", "back\\slash\x07", "\x1bA"]:
         command = shell_command("storyteller", "play", "carddom", "--seed", seed)
@@ -372,8 +372,8 @@ def test_no_example_playthrough_has_a_code_block(path):
 @pytest.mark.parametrize("name, shift", [("cascades-lost", 900), ("hexaract-won", 9_900), ("carddom-won", 99_990)])
 def test_list_items_hold_their_parts_at_any_event_number(name, shift):
     from storyteller import registry
-    from storyteller.export import RENDERERS, context
-    from storyteller.log import read
+    from storyteller.telling.export import RENDERERS, context
+    from storyteller.log.file import read
 
     log = read(EXAMPLES / f"{name}.jsonl")
     ctx = context(log)
@@ -414,9 +414,9 @@ def test_an_export_shows_the_rules_words_never_the_logs_text(cli, tmp_path):
 
 
 def test_the_steps_words_are_the_rules_words_for_every_example():
-    from storyteller.export import context
-    from storyteller.log import read
-    from storyteller.session import walk
+    from storyteller.telling.export import context
+    from storyteller.log.file import read
+    from storyteller.play.session import walk
 
     for path in sorted(EXAMPLES.glob("*.jsonl")):
         log = read(path)
@@ -499,11 +499,12 @@ def test_a_fifo_a_device_or_a_folder_is_refused_with_one_line(cli, story_log, tm
 
 
 def test_every_format_of_the_one_list_has_its_renderer_and_is_a_setting():
-    """The formats are listed once (storyteller.formats): export renders each, the setting
+    """The formats are listed once (storyteller.core.formats): export renders each, the setting
     export.format takes each, and the command line offers each."""
-    from storyteller import config, formats
+    from storyteller import config
+    from storyteller.core import formats
     from storyteller.cli import export as export_command
-    from storyteller.export import RENDERERS
+    from storyteller.telling.export import RENDERERS
 
     assert list(RENDERERS) == list(formats.FORMATS)
     assert all(RENDERERS[name].kinds == f.kinds for name, f in formats.FORMATS.items())

@@ -16,9 +16,9 @@ import pytest
 from markdown_it import MarkdownIt
 
 from storyteller import registry
-from storyteller.export import RENDERERS, context, schema, to_json
-from storyteller.log import read
-from storyteller.words import clean
+from storyteller.telling.export import RENDERERS, context, schema, to_json
+from storyteller.log.file import read
+from storyteller.core.words import clean
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
@@ -298,7 +298,7 @@ def test_lonelog_has_scenes_fences_and_the_notations_prefixes(rendered, contexts
 
 
 def test_lonelog_names_cards_as_its_card_add_on_does():
-    from storyteller.export import deck_name, lonelog_card
+    from storyteller.telling.filters import deck_name, lonelog_card
 
     assert [lonelog_card(c) for c in ("KH", "10D", "7C", "AS", "QS")] == ["Kh", "10d", "7c", "As", "Qs"]
     assert [lonelog_card(c) for c in ("JK1", "JK2")] == ["RJkr", "BJkr"]
@@ -311,7 +311,7 @@ def test_lonelog_names_cards_as_its_card_add_on_does():
 
 
 def test_scenes_open_where_a_game_says_and_the_end_opens_the_last(contexts):
-    from storyteller.export import scenes
+    from storyteller.telling.filters import scenes
 
     steps = contexts["cascades-won"]["steps"]
     by_pass = scenes(steps, by="pass")
@@ -418,7 +418,7 @@ PLUGINS = Path(__file__).resolve().parent / "plugins"
 
 
 def test_a_plugin_game_renders_in_every_format(tmp_path, validator):
-    from storyteller.session import Session
+    from storyteller.play.session import Session
 
     sys.path.insert(0, str(PLUGINS))
     registry.refresh()
@@ -482,7 +482,7 @@ def test_each_template_in_the_reference_renders_every_example(tmp_path, contexts
 
 
 def test_the_reference_names_every_field_and_every_filter(contexts):
-    from storyteller.export import FILTERS
+    from storyteller.telling.filters import FILTERS
 
     doc = DOC.read_text(encoding="utf-8")
     named = set(re.findall(r"`([A-Za-z_][A-Za-z_0-9-]*)`", doc))

@@ -38,10 +38,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from typer.testing import CliRunner  # noqa: E402
 
 from storyteller.cli import app  # noqa: E402
-from storyteller.log import GameLog, LogError, read  # noqa: E402
+from storyteller.log.file import GameLog, LogError, read  # noqa: E402
 from storyteller.registry import rules as get_game  # noqa: E402
-from storyteller.rng import Stream  # noqa: E402
-from storyteller.session import Session, walk  # noqa: E402
+from storyteller.core.rng import Stream  # noqa: E402
+from storyteller.play.session import Session, walk  # noqa: E402
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 SUITE_CASES = 200
@@ -470,7 +470,7 @@ def changed_end(o, rng):
 
 
 def _is_seed(value: object) -> bool:
-    from storyteller.rng import normalize_seed
+    from storyteller.core.rng import normalize_seed
 
     try:
         return isinstance(value, str) and len(value) <= 200 and normalize_seed(value) == value
@@ -695,7 +695,7 @@ def _check_resumed(o: Original, mutant: Mutant, path: Path, after: bytes, label:
 
 
 def read_bytes_as_log(data: bytes, path: Path) -> GameLog:
-    from storyteller.log import parse
+    from storyteller.log.file import parse
 
     return parse(data, path)
 
@@ -756,7 +756,7 @@ def test_the_suite_cases_cover_every_kind_of_corruption(tmp_path):
 
 def test_the_fuzz_notices_a_reader_that_checks_nothing(tmp_path, monkeypatch):
     """The judge can fail: with the schema switched off, corrupted logs get through."""
-    import storyteller.log as log_module
+    import storyteller.log.file as log_module
 
     monkeypatch.setattr(log_module, "check_event", lambda event, n, earlier=None: event)
     monkeypatch.setattr(log_module, "check_header", lambda header: header)

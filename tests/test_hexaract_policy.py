@@ -7,12 +7,12 @@ import re
 
 import pytest
 
-from storyteller.engine import Draw
+from storyteller.core.engine import Draw
 from storyteller.games.hexaract import players as hexaract_policy
 from storyteller.games.hexaract.rules import ACES, GAME, Done, Pay, Spend
 from storyteller.games.hexaract import GAME as REG
-from storyteller.rng import Stream
-from storyteller.session import SeededSource
+from storyteller.core.rng import Stream
+from storyteller.play.session import SeededSource
 from tests.helpers import Stacked, act, settle
 
 

@@ -11,12 +11,12 @@ import re
 
 import pytest
 
-from storyteller.decktet import SUITS
-from storyteller.engine import Draw, Roll, RuleError
+from storyteller.core.decktet import SUITS
+from storyteller.core.engine import Draw, Roll, RuleError
 from storyteller.games.hexaract.rules import GAME, Assign, Done, HexaractState, Pay, Spend, journey_to, place_of
 from storyteller.games.hexaract import GAME as REG
-from storyteller.rng import Stream
-from storyteller.session import SeededSource
+from storyteller.core.rng import Stream
+from storyteller.play.session import SeededSource
 from tests.helpers import Stacked, act, keys, settle
 
 ACES = ("ace-of-moons", "ace-of-suns", "ace-of-waves", "ace-of-leaves", "ace-of-wyrms", "ace-of-knots")

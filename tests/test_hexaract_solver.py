@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import random
 
-from storyteller.engine import Budget
+from storyteller.core.engine import Budget
 from storyteller.games.hexaract import solver as hex_solver
 from storyteller.games.hexaract.core import SUIT_INDICES
 from storyteller.games.hexaract.rules import ACES, DECK, GAME
 from storyteller.games.hexaract import GAME as REG
-from storyteller.session import SeededSource, Session, simulate
+from storyteller.play.session import SeededSource, Session, simulate
 from tests.helpers import Stacked, settle
 
 

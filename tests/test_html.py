@@ -20,8 +20,8 @@ from xml.etree import ElementTree
 
 import pytest
 
-from storyteller.export import render, render_with_pictures
-from storyteller.log import read
+from storyteller.telling.export import render, render_with_pictures
+from storyteller.log.file import read
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 LOGS = sorted(EXAMPLES.glob("*.jsonl"))
@@ -186,7 +186,7 @@ def test_text_on_the_page_meets_wcag_aa_in_light_dark_and_print():
 
 
 def test_text_in_the_pictures_meets_wcag_aa_on_what_it_is_written_on():
-    from storyteller.drawing import STYLE
+    from storyteller.telling.drawing import STYLE
 
     light, _, dark = STYLE.partition("@media (prefers-color-scheme: dark)")
     dark = dark.split("@media print")[0]
@@ -270,7 +270,7 @@ def test_the_vault_puts_each_notes_pictures_beside_it(cli, tmp_path, monkeypatch
 
 
 def browser() -> str | None:
-    from storyteller.pdf import find_browser
+    from storyteller.telling.pdf import find_browser
 
     return find_browser()
 

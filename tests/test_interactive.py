@@ -18,8 +18,8 @@ from rich.console import Console
 
 from conftest import last_of, read_events
 from storyteller.registry import rules as get_game
-from storyteller.log import read
-from storyteller.session import SaveAndQuit, Session
+from storyteller.log.file import read
+from storyteller.play.session import SaveAndQuit, Session
 from storyteller.ui.play import PlayerDriver
 from storyteller.ui.terminal import Terminal
 
@@ -96,7 +96,7 @@ def test_resume_shows_the_last_entry_and_goes_on(tmp_path):
 
 @pytest.mark.timeout(20)
 def test_a_branch_just_made_says_where_it_comes_from_then_welcomes_back(tmp_path):
-    from storyteller.log import LogWriter
+    from storyteller.log.file import LogWriter
 
     result, old, _ = run_player(tmp_path, "Hello." + ENTER + ENTER + ENTER + ENTER + menu_keys(9))
     log = read(old)

@@ -10,14 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from storyteller.log import read
-from storyteller.session import walk
+from storyteller.log.file import read
+from storyteller.play.session import walk
 
 HOLD = """
 import sys
 from pathlib import Path
-from storyteller.log import read
-from storyteller.session import Session
+from storyteller.log.file import read
+from storyteller.play.session import Session
 
 session = Session.resume(read(Path(sys.argv[1])))
 print("holding", flush=True)

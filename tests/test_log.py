@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from conftest import last_of, read_events
 
-import storyteller.log as log_module
-from storyteller.log import LogError, LogLocked, LogWriter, TruncatedLog, parse, read
+import storyteller.log.file as log_module
+from storyteller.log.file import LogError, LogLocked, LogWriter, TruncatedLog, parse, read
 
 HEADER = {"storyteller": "log", "schema": 1, "game": "carddom", "variants": {}, "seed": "7", "source": "seeded"}
 DRAW = {"n": 1, "event": "draw", "card": "10C", "to": "stack 1 location", "deal": 0, "slot": 0}

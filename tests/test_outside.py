@@ -133,7 +133,7 @@ def test_a_terminal_that_cannot_show_every_character(tmp_path):
 
 
 def test_a_journal_entry_longer_than_a_log_holds_is_refused_before_anything_is_written(cli, tmp_path):
-    from storyteller.log import JOURNAL
+    from storyteller.log.file import JOURNAL
 
     path = tmp_path / "long.jsonl"
     r = cli("play", "carddom", "--seed", "3", "--answers", answers(tmp_path, "enter 1", "journal: " + "w" * (JOURNAL + 1)),

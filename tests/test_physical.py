@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from conftest import read_events
 
-from storyteller.log import read
-from storyteller.session import walk
+from storyteller.log.file import read
+from storyteller.play.session import walk
 
 GAMES = ["carddom", "adaman", "cascades", "hexaract"]
 

@@ -14,13 +14,14 @@ from pathlib import Path
 
 import pytest
 
-from storyteller import decktet, registry
-from storyteller.drawing import CARD_H, card_of
-from storyteller.export import pictures, render
+from storyteller import registry
+from storyteller.core import decktet
+from storyteller.telling.drawing import CARD_H, card_of
+from storyteller.telling.export import pictures, render
 from storyteller.games.adaman import picture
 from storyteller.games.adaman.rules import BASIC, COURT_LIMIT, EXCUSE, PERSON, AdamanState, Control
-from storyteller.log import GameLog, read
-from storyteller.session import AutoPlayer, Session, walk
+from storyteller.log.file import GameLog, read
+from storyteller.play.session import AutoPlayer, Session, walk
 
 SVG = "{http://www.w3.org/2000/svg}"
 ROWS = {"court": 12, "capital": 12 + CARD_H + 22, "resources": 12 + 2 * (CARD_H + 22)}  # each row's top

@@ -17,12 +17,12 @@ from pathlib import Path
 import pytest
 
 from storyteller import registry
-from storyteller.cards import card
-from storyteller.export import context, render
+from storyteller.core.cards import card
+from storyteller.telling.export import context, render
 from storyteller.games.carddom import picture
 from storyteller.games.carddom.rules import COLUMNS, DEPTH, row_of
-from storyteller.log import read
-from storyteller.session import AutoPlayer, Session, walk
+from storyteller.log.file import read
+from storyteller.play.session import AutoPlayer, Session, walk
 
 SVG = "{http://www.w3.org/2000/svg}"
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
@@ -308,7 +308,7 @@ def parsed(page: str) -> Checked:
 
 def test_the_html_story_renders_parses_and_holds_its_pictures(logs, walks):
     reg = registry.get("carddom")
-    from storyteller.export import pictures
+    from storyteller.telling.export import pictures
 
     for log, w in zip(logs, walks):
         page = render(log, "story", format="html")

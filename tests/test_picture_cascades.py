@@ -14,13 +14,14 @@ from pathlib import Path
 
 import pytest
 
-from storyteller import decktet, registry
-from storyteller.drawing import card_of
-from storyteller.export import pictures, render
+from storyteller import registry
+from storyteller.core import decktet
+from storyteller.telling.drawing import card_of
+from storyteller.telling.export import pictures, render
 from storyteller.games.cascades import picture
 from storyteller.games.cascades.rules import RESERVES, TIERS, Play, place_of, reserve_draw
-from storyteller.log import read
-from storyteller.session import AutoPlayer, Session, walk
+from storyteller.log.file import read
+from storyteller.play.session import AutoPlayer, Session, walk
 
 SVG = "{http://www.w3.org/2000/svg}"
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"

@@ -11,15 +11,15 @@ from pathlib import Path
 
 import pytest
 
-from storyteller import decktet
-from storyteller.export import render
+from storyteller.core import decktet
+from storyteller.telling.export import render
 from storyteller.games.hexaract import picture
 from storyteller.games.hexaract.picture import FULL, SMALL, moments, table
 from storyteller.games.hexaract.rules import HARM_LIMIT
-from storyteller.log import read
+from storyteller.log.file import read
 from storyteller.registry import rules as get_game
-from storyteller.rng import Stream
-from storyteller.session import Session, walk
+from storyteller.core.rng import Stream
+from storyteller.play.session import Session, walk
 
 SVG = "{http://www.w3.org/2000/svg}"
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -218,7 +218,7 @@ def test_a_location_shows_its_tokens_and_what_it_lacks(walks):
 
 
 def test_moments_give_one_picture_per_section_of_the_story(walks, logs):
-    from storyteller import export
+    from storyteller.telling import export
 
     for name, w in walks.items():
         ctx, _ = export._context(read(logs[name]))

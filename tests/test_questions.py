@@ -13,10 +13,10 @@ import pytest
 
 from conftest import read_events
 from storyteller import registry
-from storyteller.cards import all_cards
-from storyteller.log import read
-from storyteller.questions import Asker, Game, Occasion, Role, Seen, history
-from storyteller.session import SeededSource, walk
+from storyteller.core.cards import all_cards
+from storyteller.log.file import read
+from storyteller.play.questions import Asker, Game, Occasion, Role, Seen, history
+from storyteller.play.session import SeededSource, walk
 
 GAMES = ("carddom", "adaman", "cascades", "hexaract")
 YES_NO = re.compile(r"^(Is|Are|Was|Were|Do|Does|Did|Can|Could|Will|Would|Shall|Should|Has|Have|Had|May|Might)\b")
@@ -212,7 +212,7 @@ def test_the_oracle_answers_and_never_touches_the_game(cli, tmp_path, home):
     assert dealt(plain) == dealt(asking)  # the same cards and dice, oracle or not
     oracles = [e for e in read_events(asking)[1:] if e["event"] == "oracle"]
     assert len(oracles) == len(moves[::4])
-    from storyteller import oracle
+    from storyteller.core import oracle
 
     for e in oracles:
         assert e["answer"] == oracle.answer(e["odds"], e["roll"]) and e["roll"] == oracle.roll("6", e["n"])
@@ -229,7 +229,7 @@ def test_the_oracle_answers_and_never_touches_the_game(cli, tmp_path, home):
 
 
 def test_the_odds_shape_the_answer_and_the_extremes_say_more():
-    from storyteller import oracle
+    from storyteller.core import oracle
 
     assert [oracle.answer("even", r) for r in (1, 10, 11, 45, 46, 50, 51, 55, 56, 90, 91, 100)] == [
         "yes-and", "yes-and", "yes", "yes", "yes-but", "yes-but", "no-but", "no-but", "no", "no", "no-and", "no-and"]
@@ -295,7 +295,7 @@ def test_a_story_never_tells_one_of_its_sentences_more_than_three_times(game):
 
 
 def test_the_history_is_made_from_the_logs_and_its_cache_is_only_a_cache(cli, tmp_path, home):
-    from storyteller.questions import HISTORY
+    from storyteller.play.questions import HISTORY
 
     sessions = home / "sessions"
     moves = moves_of(cli, tmp_path, "carddom", "9")

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from storyteller import export, sandbox
+from storyteller.telling import export
+from storyteller.telling import sandbox
 
 ROOT = Path(__file__).resolve().parents[1]
 LOG = ROOT / "examples" / "carddom-won.jsonl"  # exports only read it
@@ -201,8 +202,9 @@ try:
     resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))  # a guard that fails must not take the machine
 except (ImportError, ValueError, OSError):
     pass
-from storyteller import export, sandbox
-from storyteller.log import read
+from storyteller.telling import export
+from storyteller.telling import sandbox
+from storyteller.log.file import read
 log = read(Path(sys.argv[1]))
 folder = Path(sys.argv[2])
 results = []
@@ -268,7 +270,7 @@ def test_a_runaway_stops_within_a_couple_of_seconds_from_the_command_line(tmp_pa
 
 
 def test_the_previous_tracer_is_put_back(tmp_path):
-    from storyteller.log import read
+    from storyteller.log.file import read
 
     calls = []
 

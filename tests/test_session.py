@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from conftest import read_events
 
-from storyteller.log import LogError, TruncatedLog, read
-from storyteller.session import SaveAndQuit, SeededSource, Session, walk
+from storyteller.log.file import LogError, TruncatedLog, read
+from storyteller.play.session import SaveAndQuit, SeededSource, Session, walk
 from storyteller import registry
 from storyteller.registry import rules as get_game
 
@@ -276,7 +276,7 @@ def test_truncated_log_error_keeps_the_intact_part(tmp_path):
 @pytest.mark.parametrize("name", ["adaman", "cascades", "hexaract"])
 def test_simulate_makes_the_moves_auto_play_makes(cli, tmp_path, name, policy):
     """Win rates are measured with simulate(): it must be the very game --auto plays."""
-    from storyteller.session import simulate
+    from storyteller.play.session import simulate
 
     path = tmp_path / f"{name}.jsonl"
     assert cli("play", name, "--seed", "5", "--auto", policy, "--log", path).code == 0
@@ -290,8 +290,8 @@ def test_simulate_makes_the_moves_auto_play_makes(cli, tmp_path, name, policy):
 def test_a_card_the_rules_refuse_is_never_written(tmp_path):
     """Every draw is tried on a clone first: a source that answers with a card that cannot
     be there leaves the log exactly as it was."""
-    from storyteller.engine import RuleError
-    from storyteller.session import SourceBase
+    from storyteller.core.engine import RuleError
+    from storyteller.play.session import SourceBase
 
     class Wrong(SourceBase):
         name = "wrong"
@@ -321,7 +321,7 @@ def test_a_card_the_rules_refuse_is_never_written(tmp_path):
 
 
 def test_an_illegal_decision_is_never_written(tmp_path):
-    from storyteller.engine import RuleError
+    from storyteller.core.engine import RuleError
 
     game = get_game("carddom")
     path = tmp_path / "illegal.jsonl"
@@ -345,8 +345,8 @@ def test_undo_takes_the_move_back_from_the_count(cli, tmp_path):
 
 
 def test_the_log_source_checks_a_card_against_the_request():
-    from storyteller.engine import Draw, RuleError
-    from storyteller.session import LogSource
+    from storyteller.core.engine import Draw, RuleError
+    from storyteller.play.session import LogSource
 
     request = Draw(deal=0, slot=3, to="stack 1 values", options=frozenset({"7C", "8C"}))
     event = {"card": "7C", "to": "stack 1 values", "deal": 0, "slot": 3}
@@ -362,8 +362,8 @@ def test_the_log_source_checks_a_card_against_the_request():
 def test_a_resumed_auto_game_plays_on_as_an_uninterrupted_one(name, policy, tmp_path):
     """A policy's memory is its own and is rebuilt on resume: stop an --auto game of every
     built-in player half-way, resume it, and it makes the very moves of the game played in one go."""
-    from storyteller.drivers import AutoDriver
-    from storyteller.session import AutoPlayer
+    from storyteller.ui.drivers import AutoDriver
+    from storyteller.play.session import AutoPlayer
 
     game = get_game(name)
     variants = game.parse_variants([])

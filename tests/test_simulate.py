@@ -11,8 +11,8 @@ import time
 
 import pytest
 
-from storyteller.log import read
-from storyteller.session import walk
+from storyteller.log.file import read
+from storyteller.play.session import walk
 
 
 def figures(cli, *args: str) -> dict:

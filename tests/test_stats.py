@@ -69,7 +69,7 @@ def test_stats_of_one_game_and_its_variants_and_in_the_terminal(cli, played):
 
 
 def test_stats_read_thousands_of_logs_from_their_records(cli, played):
-    from storyteller.records import CACHE
+    from storyteller.log.records import CACHE
 
     assert cli("stats").code == 0
     assert (played / CACHE).exists()  # the second time, unchanged logs are not read again
@@ -79,8 +79,8 @@ def test_stats_read_thousands_of_logs_from_their_records(cli, played):
 
 
 def test_a_vault_is_written_once_and_then_kept_up_to_date(cli, played, tmp_path):
-    from storyteller.store import sessions_dir
-    from storyteller.vault import export_all
+    from storyteller.log.store import sessions_dir
+    from storyteller.telling.vault import export_all
 
     vault = tmp_path / "vault"
     first = export_all(sessions_dir(), vault, playthroughs=True)
@@ -118,8 +118,8 @@ def test_export_all_from_the_command_line(cli, played, tmp_path):
 def test_stats_count_a_persons_games_and_all_of_them_with_all(cli, played, tmp_path):
     """Games played by a built-in player (--auto, simulate --logs) are not the player's own:
     stats leaves them out unless asked, and the vault's index says what it counts."""
-    from storyteller.store import sessions_dir
-    from storyteller.vault import export_all
+    from storyteller.log.store import sessions_dir
+    from storyteller.telling.vault import export_all
 
     for seed in ("1", "2"):
         assert cli("play", "carddom", "--seed", seed, "--auto", "random", "--log", played / f"auto-{seed}.jsonl").code == 0

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from storyteller import store
+from storyteller.log import store
 
 
 def test_logs_live_in_the_data_folder_and_never_share_a_name(home):
@@ -37,7 +37,7 @@ import time  # noqa: E402
 
 import pytest  # noqa: E402
 
-from storyteller.log import JOURNAL  # noqa: E402
+from storyteller.log.file import JOURNAL  # noqa: E402
 
 
 def played(cli, home, seed: str, *answers: str):
@@ -98,7 +98,7 @@ def test_summaries_read_only_the_ends_of_each_log(cli, home, monkeypatch):
     lines = path.read_bytes().split(b"\n")
     lines.insert(2, b"x" * 5_000_000)  # a bad line in the middle, far from both ends
     path.write_bytes(b"\n".join(lines))
-    import storyteller.log as log_module
+    import storyteller.log.file as log_module
 
     monkeypatch.setattr(log_module, "parse", lambda *a, **k: pytest.fail("a summary read the whole log"))
     assert store.summarize(path).status == "in progress"

@@ -1,5 +1,5 @@
 """Playing at a real table: what the player types for a card or a roll, read and checked
-against the game (storyteller.table), and the words that tell them how to set the table up.
+against the game (storyteller.play.table), and the words that tell them how to set the table up.
 
 Each test asserts what a player would notice: the card they meant is the card found, a
 card that cannot be there is refused with the reason, and the setup words name the cards
@@ -11,14 +11,15 @@ import random
 
 import pytest
 
-from storyteller import decktet, registry
-from storyteller.cards import card, decktet_cards, piquet_cards
-from storyteller.engine import Draw, Roll
+from storyteller import registry
+from storyteller.core import decktet
+from storyteller.core.cards import card, decktet_cards, piquet_cards
+from storyteller.core.engine import Draw, Roll
 from storyteller.games.adaman.rules import GAME as ADAMAN
 from storyteller.games.carddom.rules import GAME as CARDDOM, Enter
 from storyteller.games.cascades.rules import GAME as CASCADES
 from storyteller.games.hexaract.rules import GAME as HEXARACT
-from storyteller.table import (
+from storyteller.play.table import (
     TableDeck,
     card_choices,
     card_name,

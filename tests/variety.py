@@ -58,9 +58,9 @@ def worst(markdown: str) -> tuple[int, str]:
 def stories(game: str, seeds: range, policy: str = "greedy") -> list[tuple[str, str]]:
     """(seed, story Markdown) for each seed, played unattended."""
     from storyteller import registry
-    from storyteller.export import render
-    from storyteller.log import read
-    from storyteller.session import AutoPlayer, Session
+    from storyteller.telling.export import render
+    from storyteller.log.file import read
+    from storyteller.play.session import AutoPlayer, Session
 
     rules = registry.rules(game)
     out = []

@@ -1,12 +1,12 @@
 """Decktet cards in the terminal: each suit in its own colour with its own symbol, and
-the plain words of :func:`storyteller.decktet.label` under ``--plain`` or ``NO_COLOR``."""
+the plain words of :func:`storyteller.core.decktet.label` under ``--plain`` or ``NO_COLOR``."""
 
 from __future__ import annotations
 
 from rich.text import Text
 
-from storyteller import decktet
-from storyteller.stories.decktet import suit_info
+from storyteller.core import decktet
+from storyteller.telling.meanings import suit_info
 
 
 def card_text(card_id: str, plain: bool = False, short: bool = False) -> Text:

@@ -12,11 +12,11 @@ from rich.text import Text
 from rich.panel import Panel
 
 from storyteller import registry
-from storyteller.engine import Draw, Roll
-from storyteller.drivers import Journal, read_entry, setup_words, table_deck
-from storyteller.engine import Move, State
-from storyteller.session import Command, Correction, Session
-from storyteller.words import clean, plural
+from storyteller.core.engine import Draw, Roll
+from storyteller.ui.drivers import Journal, read_entry, setup_words, table_deck
+from storyteller.core.engine import Move, State
+from storyteller.play.session import Command, Correction, Session
+from storyteller.core.words import clean, plural
 
 
 def begin(term, session: Session, resumed: bool) -> None:
@@ -146,7 +146,7 @@ ODDS_CHOICES = [("Almost certain (90%)", "almost-certain"), ("Likely (75%)", "li
 def ask_oracle(term, session: Session) -> None:
     """A yes/no question about the story, its odds, and the oracle's answer with a spark:
     logged, and nothing of the game changes. At a real table the player rolls the d100."""
-    from storyteller.drivers import oracle_words
+    from storyteller.ui.drivers import oracle_words
 
     question = term.text("Ask the oracle (a yes/no question about your story):", instruction="(Enter to go back)").strip()
     if not question:
@@ -179,7 +179,7 @@ def after_end(term, session: Session, journal: Journal) -> None:
     style = "green" if outcome.won else "red"
     term.print(Panel(f"{escape(outcome.reason)}{score}", title=f"The game is over: {outcome.result}", title_align="left", style=style))
     if outcome.result in ("lost", "utter loss") and session.table is None and registry.get(session.game.name).has_solver:
-        from storyteller.words import command
+        from storyteller.core.words import command
 
         # the winning game under a name of its own, here rather than among the saved games
         # (where it would count in the player's statistics as a game won)
@@ -197,10 +197,11 @@ QUICK = {"samples": 8, "seconds": 4.0, "budget": 20_000}  # the end screen's qui
 def turning_point(term, session: Session) -> None:
     """A quick analysis of the game just played (a few seconds at most): where it turned,
     the command to try the other way, and the command for the full analysis."""
-    from storyteller import analysis, store
-    from storyteller.engine import Budget
-    from storyteller.simulation import default_jobs
-    from storyteller.words import command
+    from storyteller.study import analysis
+    from storyteller.log import store
+    from storyteller.core.engine import Budget
+    from storyteller.study.simulation import default_jobs
+    from storyteller.core.words import command
 
     try:
         log = store.open_log(session.path)

@@ -7,11 +7,11 @@ import sys
 from rich.markup import escape
 
 from storyteller import registry
-from storyteller.engine import ABANDONED
-from storyteller.log import GameLog
-from storyteller.session import Step
+from storyteller.core.engine import ABANDONED
+from storyteller.log.file import GameLog
+from storyteller.play.session import Step
 from storyteller.ui.terminal import Terminal
-from storyteller.words import clean
+from storyteller.core.words import clean
 
 
 class ReplayView:

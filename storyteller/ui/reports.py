@@ -1,13 +1,13 @@
 """What the library commands look like at a terminal: the progress bar and the table of
 ``simulate``, the spinner of ``solve``, the tables of ``stats`` and ``sessions``. Pure
-drawing: the figures come from the libraries (:mod:`storyteller.simulation`,
-:mod:`storyteller.stats`, :mod:`storyteller.store`); rich is imported only here."""
+drawing: the figures come from the libraries (:mod:`storyteller.study.simulation`,
+:mod:`storyteller.study.stats`, :mod:`storyteller.log.store`); rich is imported only here."""
 
 from __future__ import annotations
 
 from typing import Any, Callable, Sequence
 
-from storyteller.words import clean
+from storyteller.core.words import clean
 
 
 class Progress:
@@ -41,7 +41,7 @@ class Progress:
     def add(self, result: Any) -> None:
         import time
 
-        from storyteller.simulation import wilson
+        from storyteller.study.simulation import wilson
 
         self.done += 1
         self.wins += result.result == "won"
@@ -59,12 +59,12 @@ class Progress:
 
 
 def simulation(s: Any, plain: bool) -> None:
-    """The figures of a :class:`storyteller.simulation.Summary`, and a histogram of scores."""
+    """The figures of a :class:`storyteller.study.simulation.Summary`, and a histogram of scores."""
     from rich import box
     from rich.console import Console
     from rich.table import Table
 
-    from storyteller.simulation import histogram, wilson
+    from storyteller.study.simulation import histogram, wilson
 
     console = Console(no_color=plain, highlight=False)
     low, high = wilson(s.count("won"), s.played)
@@ -124,13 +124,13 @@ def _percent(x: float | None) -> str:
 
 
 def stats(stats: Any, plain: bool, title: str = "Your games") -> None:
-    """The table of a :class:`storyteller.stats.Stats`, then a bar of outcomes per game."""
+    """The table of a :class:`storyteller.study.stats.Stats`, then a bar of outcomes per game."""
     from rich import box
     from rich.console import Console
     from rich.table import Table
     from rich.text import Text
 
-    from storyteller.stats import RESULTS
+    from storyteller.study.stats import RESULTS
 
     console = Console(no_color=plain, highlight=False)
     table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True,
@@ -256,8 +256,8 @@ def analysis(a: Any, plain: bool, log_path: str = "") -> None:
     from rich.console import Console
     from rich.table import Table
 
-    from storyteller.analysis import first_clause
-    from storyteller.words import command
+    from storyteller.study.analysis import first_clause
+    from storyteller.core.words import command
 
     console = Console(highlight=False, no_color=plain, emoji=False)
     pct = lambda x: "-" if x is None else f"{100 * x:.0f}%"  # noqa: E731

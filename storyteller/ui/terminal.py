@@ -12,8 +12,8 @@ from typing import Any, Sequence
 import questionary
 from rich.console import Console
 
-from storyteller.words import can_show
-from storyteller.log import JOURNAL
+from storyteller.core.words import can_show
+from storyteller.log.file import JOURNAL
 
 
 class Terminal:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from storyteller.engine import Action
+    from storyteller.core.engine import Action
     from storyteller.registry import Registration
 
 

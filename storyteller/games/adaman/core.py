@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from storyteller.cards import decktet_cards
+from storyteller.core.cards import decktet_cards
 
 ROW = 5
 COURT_LIMIT = 5

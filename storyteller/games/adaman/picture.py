@@ -29,10 +29,10 @@ controlled, beginning right after the play that controls them.
 
 from __future__ import annotations
 
-from storyteller import decktet
-from storyteller.drawing import CARD_H, CARD_W, Drawing, Picture, card_of
+from storyteller.core import decktet
+from storyteller.telling.drawing import CARD_H, CARD_W, Drawing, Picture, card_of
 from storyteller.games.adaman.rules import COURT_LIMIT, EXCUSE, PERSON, RANK, ROW, AdamanState, Control, Shift
-from storyteller.words import join_and, plural
+from storyteller.core.words import join_and, plural
 
 CSS = """
 .ad-label { font-weight: 700; }

@@ -33,8 +33,8 @@ from array import array
 from functools import lru_cache
 from math import exp
 
-import storyteller.decktet as decktet
-from storyteller.engine import Action, Hint
+import storyteller.core.decktet as decktet
+from storyteller.core.engine import Action, Hint
 from storyteller.games.adaman import core
 from storyteller.games.adaman.rules import AdamanState, Control, Shift
 

@@ -11,7 +11,7 @@ game: the people of the plot first, its means now and then."""
 from __future__ import annotations
 
 from storyteller.games.adaman.rules import COURT_LIMIT, PERSON, Control, landing
-from storyteller.questions import Game, Occasion, Questions, Role, Seen
+from storyteller.play.questions import Game, Occasion, Questions, Role, Seen
 
 EVERY = 3  # plays between two questions about a place, an event or an Ace
 

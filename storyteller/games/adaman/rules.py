@@ -30,7 +30,7 @@ How the rulings read the text (see RULINGS.md):
   where it was. With nothing to move it is discarded at once. A capital card taken by
   the Excuse during the resource part of a refill is only replaced at the next refill.
 
-Card ids in action keys are the Decktet ids of ``storyteller.cards``; the resources paid
+Card ids in action keys are the Decktet ids of ``storyteller.core.cards``; the resources paid
 are listed in deck order (the order of ``decktet_cards()``), joined by ``+``.
 """
 
@@ -40,9 +40,9 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Iterable, Mapping
 
-import storyteller.decktet as decktet
-from storyteller.cards import Card, decktet_cards
-from storyteller.engine import Action, Draw, Game, GameState, Move, Outcome, RuleError, Variant, VariantError
+import storyteller.core.decktet as decktet
+from storyteller.core.cards import Card, decktet_cards
+from storyteller.core.engine import Action, Draw, Game, GameState, Move, Outcome, RuleError, Variant, VariantError
 
 ROW = 5  # the capital and the resources are dealt up to five cards
 COURT_LIMIT = 5  # a sixth personality at court is the end

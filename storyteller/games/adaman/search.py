@@ -24,12 +24,12 @@ from __future__ import annotations
 
 from itertools import permutations
 
-import storyteller.decktet as decktet
-from storyteller.engine import Action, Hint
+import storyteller.core.decktet as decktet
+from storyteller.core.engine import Action, Hint
 from storyteller.games.adaman import core
 from storyteller.games.adaman.players import AdamanGreedy, best_play, best_shift, endgame, groups
 from storyteller.games.adaman.rules import AdamanState, Control, Shift
-from storyteller.rng import Stream
+from storyteller.core.rng import Stream
 
 LIVE = (core.PLAY, core.EXCUSE_CAPITAL, core.EXCUSE_RESOURCES)
 

@@ -64,7 +64,7 @@ from __future__ import annotations
 import time
 from typing import Callable
 
-from storyteller.engine import Budget, Chance, ChanceOutcome, Draw, Verdict
+from storyteller.core.engine import Budget, Chance, ChanceOutcome, Draw, Verdict
 from storyteller.games.adaman import core
 from storyteller.games.adaman import players as policy
 from storyteller.games.adaman.rules import AdamanState, Control, Shift, parse

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from storyteller import decktet
+from storyteller.core import decktet
 from storyteller.games.adaman.rules import COURT_LIMIT, PERSON, RANK, Control, Shift, landing
-from storyteller.narrative import pick
-from storyteller.stories import Tale, Teller
-from storyteller.stories.decktet import info, meaning as card_meaning
-from storyteller.words import cap
+from storyteller.core.narrative import pick
+from storyteller.telling.stories import Tale, Teller
+from storyteller.telling.meanings import info, meaning as card_meaning
+from storyteller.core.words import cap
 
 
 def _landing(event: dict[str, Any]) -> str:

@@ -10,7 +10,7 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from storyteller import decktet
+from storyteller.core import decktet
 from storyteller.games.adaman.rules import (
     COURT_LIMIT,
     PERSON,

@@ -12,7 +12,7 @@ the same realm with smaller cards and each stack named by its place, without the
 each card. ``moments(steps)``: one picture per chapter of the story's road, the table as it
 was when the traveller first reached that place (its location turned up).
 
-Besides :mod:`storyteller.drawing`'s pieces this module draws, from its primitives, the
+Besides :mod:`storyteller.telling.drawing`'s pieces this module draws, from its primitives, the
 mark left where a card was taken (an empty dashed place, green, with the card's rank and
 suit but not its name, which is written once, where the card now lies: in the row of what
 you carry), the panels of the stacks, the traveller's place, and the path's numbered steps.
@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from storyteller.drawing import Drawing, Picture, card_of, short_rank, wrap
+from storyteller.telling.drawing import Drawing, Picture, card_of, short_rank, wrap
 from storyteller.games.carddom.rules import (
     COLUMNS, DEPTH, LAYERS, ROWS, Enter, MoveTo, Take, place_of, row_of, subduers, where,
 )
@@ -101,7 +101,7 @@ def _name(card_id: str) -> str:
 
 def _the(card_id: str) -> str:
     """The card as a sentence names it: "the 10 of Diamonds"."""
-    from storyteller.table import card_name
+    from storyteller.play.table import card_name
 
     return card_name(card_id)
 

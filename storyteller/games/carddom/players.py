@@ -34,8 +34,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from storyteller.cards import card, piquet_cards
-from storyteller.engine import Action, Hint, Move
+from storyteller.core.cards import card, piquet_cards
+from storyteller.core.engine import Action, Hint, Move
 from storyteller.games.carddom.rules import COLUMNS, DEPTH, LAYERS, ROWS, Enter, Explore, Face, MoveTo, Take, neighbours, row_of
 
 # Cards as numbers: 8 * suit + rank, suits in the deck's order (Clovers, Hearts, Spades,

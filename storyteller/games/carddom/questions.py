@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from storyteller.cards import all_cards, card
+from storyteller.core.cards import all_cards, card
 from storyteller.games.carddom.rules import Face, Take, place_of
-from storyteller.questions import Game, Occasion, Questions, Role, Seen
+from storyteller.play.questions import Game, Occasion, Questions, Role, Seen
 
 
 class CarddomQuestions(Questions):
@@ -50,7 +50,7 @@ class CarddomQuestions(Questions):
         if c is None:  # a Joker's question is keyed by its depth, not by a card
             return ""
         if role.role.startswith("@") or c.rank == "Joker":
-            from storyteller.table import card_name
+            from storyteller.play.table import card_name
 
             return card_name(card_id)
         suit, rank = c.suits[0], c.rank

@@ -16,8 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Mapping
 
-from storyteller.cards import Card, card, piquet_cards
-from storyteller.engine import Action, Draw, Game, GameState, Move, Outcome, RuleError, Variant
+from storyteller.core.cards import Card, card, piquet_cards
+from storyteller.core.engine import Action, Draw, Game, GameState, Move, Outcome, RuleError, Variant
 
 ROWS, COLUMNS, DEPTH = 4, 2, 4
 STACKS = ROWS * COLUMNS

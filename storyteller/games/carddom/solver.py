@@ -28,8 +28,8 @@ from __future__ import annotations
 import time
 from typing import Callable
 
-from storyteller.cards import card
-from storyteller.engine import Budget, Draw, Verdict
+from storyteller.core.cards import card
+from storyteller.core.engine import Budget, Draw, Verdict
 from storyteller.games.carddom.rules import DECK, DEPTH, LAYERS, OVERLORD_SLOT, parse, slot_of
 from storyteller.games.carddom.players import (
     BACK, IDS, INDEX, NEIGHBOURS, ROW, STACKS, children, options_of, rank_of, suit_of,

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from storyteller.cards import card
+from storyteller.core.cards import card
 from storyteller.games.carddom.rules import Enter, MoveTo, Take, place_of, subduers, where
-from storyteller.narrative import pick
-from storyteller.stories import Tale, Teller
-from storyteller.words import cap
+from storyteller.core.narrative import pick
+from storyteller.telling.stories import Tale, Teller
+from storyteller.core.words import cap
 
 
 class CarddomTale(Tale):

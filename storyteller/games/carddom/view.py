@@ -7,7 +7,7 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from storyteller.cards import card
+from storyteller.core.cards import card
 from storyteller.games.carddom.rules import COLUMNS, DEPTH, LAYERS, ROWS, CarddomState
 from storyteller.ui.view import View
 

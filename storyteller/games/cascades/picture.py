@@ -30,12 +30,12 @@ from __future__ import annotations
 
 import math
 
-from storyteller import decktet
-from storyteller.drawing import Drawing, Picture, card_of, short_rank, wrap
+from storyteller.core import decktet
+from storyteller.telling.drawing import Drawing, Picture, card_of, short_rank, wrap
 from storyteller.games.cascades.rules import (
     PAWNS_COURTS, RANKS, RESERVE_NAMES, RESERVES, TIERS, CascadesState, Play, place_of, reserve_draw,
 )
-from storyteller.words import join_and, plural
+from storyteller.core.words import join_and, plural
 
 FALLS = {1: "the first fall", 2: "the second fall", 3: "the third fall"}
 POOLS = {k: f"the {RESERVE_NAMES[k]} pool" for k in range(1, RESERVES + 1)}

@@ -27,7 +27,7 @@ state holds no face-down card, only where one lies.
 
 from __future__ import annotations
 
-from storyteller.engine import Action, Hint, Move
+from storyteller.core.engine import Action, Hint, Move
 from storyteller.games.cascades.rules import _DECK_SETS, _LABELS, RESERVES, CascadesState, Play, Turn
 from storyteller.games.cascades.solver import Deck, OutOfBudget, Search, shuffled, turned
 

@@ -10,7 +10,7 @@ eighth). About fifteen a game: the water's journey, not every card it carries.""
 from __future__ import annotations
 
 from storyteller.games.cascades.rules import Play, Turn, place_of, reserve_draw
-from storyteller.questions import Game, Occasion, Questions, Role, Seen
+from storyteller.play.questions import Game, Occasion, Questions, Role, Seen
 
 POOL_PASSES = 4  # reserves open after passes 1, 2 and 3: passes 2 to 4 each begin beside a new pool
 PASS_MOMENTS = (5, 8)  # the passes after those that ask what the circling water means

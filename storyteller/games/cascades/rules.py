@@ -47,10 +47,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Mapping, Sequence
 
-from storyteller.cards import decktet_cards
-from storyteller.decktet import label
-from storyteller.engine import Action, Draw, Game, GameState, Move, Outcome, RuleError, Variant
-from storyteller.words import cap
+from storyteller.core.cards import decktet_cards
+from storyteller.core.decktet import label
+from storyteller.core.engine import Action, Draw, Game, GameState, Move, Outcome, RuleError, Variant
+from storyteller.core.words import cap
 
 RESERVES = 3
 RESERVE_SIZE = 3

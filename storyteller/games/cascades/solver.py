@@ -51,8 +51,8 @@ import time
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
-from storyteller.decktet import SUITS
-from storyteller.engine import Budget, Chance, Draw, Move, Verdict
+from storyteller.core.decktet import SUITS
+from storyteller.core.engine import Budget, Chance, Draw, Move, Verdict
 from storyteller.games.cascades.rules import (
     _FACTS, FULL, RESERVES, TIERS, TURN, CascadesState, Play, Turn, deck_ids, ranks, refusal,
 )

@@ -17,13 +17,13 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from storyteller import decktet
-from storyteller.engine import Draw
+from storyteller.core import decktet
+from storyteller.core.engine import Draw
 from storyteller.games.cascades.rules import RESERVE_NAMES, TIERS, CascadesState, Play, place_of, reserve_draw
-from storyteller.stories import Tale, Teller
-from storyteller.stories.decktet import info, theme
-from storyteller.stories.decktet import meaning as card_meaning
-from storyteller.words import cap, join_and
+from storyteller.telling.stories import Tale, Teller
+from storyteller.telling.meanings import info, theme
+from storyteller.telling.meanings import meaning as card_meaning
+from storyteller.core.words import cap, join_and
 
 PARAGRAPH = 4  # plays told in one paragraph at most
 RECENT = 4  # how many of a beat's last wordings are not used again right away

@@ -11,12 +11,12 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from storyteller import decktet
+from storyteller.core import decktet
 from storyteller.games.cascades.picture import lacks_text as picture_lacks
 from storyteller.games.cascades.rules import RESERVE_NAMES, RESERVES, TIERS, CascadesState
 from storyteller.ui.decktet import card_text
 from storyteller.ui.view import View
-from storyteller.words import plural
+from storyteller.core.words import plural
 
 FALLS = {1: "the first fall", 2: "the second fall", 3: "the third fall"}
 TRAIL = 3  # cards shown before the end card

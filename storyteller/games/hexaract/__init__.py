@@ -4,7 +4,7 @@ Its registration, found through the ``storyteller.games`` entry point in
 ``pyproject.toml``. Each part is named here and loaded when first used.
 """
 
-from storyteller.narrative import data_dir
+from storyteller.core.narrative import data_dir
 from storyteller.registry import Registration
 
 GAME = Registration(

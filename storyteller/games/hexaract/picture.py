@@ -8,7 +8,7 @@ The words are the terminal view's (``view.py``): "The journey (turn 4)", "Roll",
 "couplets 1 of 2", "a 6 is wild (1 to 5)", "Ace rewards (a Crown wins one)", "none left",
 "Your supply", "Still missing", "Harm", "Deck", "Discard pile", "exhausted".
 
-Drawn from :mod:`storyteller.drawing`'s primitives; what it lacks is made here from
+Drawn from :mod:`storyteller.telling.drawing`'s primitives; what it lacks is made here from
 them: the suit tokens (a disc with a glyph, a hollow dashed one for a suit still
 lacking), the exhausted badge, the harm track and the dimmed group of used dice.
 """
@@ -17,11 +17,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from storyteller import decktet
-from storyteller.decktet import SUITS
-from storyteller.drawing import Drawing, Picture, card_of
+from storyteller.core import decktet
+from storyteller.core.decktet import SUITS
+from storyteller.telling.drawing import Drawing, Picture, card_of
 from storyteller.games.hexaract.rules import HARM_LIMIT, MAX_COUPLETS, Done, Pay, kind_of
-from storyteller.words import join_and, plural
+from storyteller.core.words import join_and, plural
 
 KIND_WORD = {"personality": "a personality", "location": "a location", "event": "an event"}
 

@@ -29,9 +29,9 @@ from __future__ import annotations
 
 import math
 
-from storyteller import decktet
-from storyteller.decktet import SUITS
-from storyteller.engine import Action, Hint
+from storyteller.core import decktet
+from storyteller.core.decktet import SUITS
+from storyteller.core.engine import Action, Hint
 from storyteller.games.hexaract import core as turn
 from storyteller.games.hexaract.rules import ACES, DECK, DONE, HARM_LIMIT, Spend
 from storyteller.games.hexaract.core import (

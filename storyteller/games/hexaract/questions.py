@@ -12,10 +12,10 @@ mattered is its rhythm."""
 
 from __future__ import annotations
 
-from storyteller.cards import all_cards
+from storyteller.core.cards import all_cards
 from storyteller.games.hexaract.rules import ACE_TOKEN, HARM_LIMIT, Assign, Done, Pay, Spend, kind_of, place_of
 from storyteller.games.hexaract.story import set_off
-from storyteller.questions import Game, Occasion, Questions, Role, Seen
+from storyteller.play.questions import Game, Occasion, Questions, Role, Seen
 
 HIGH_HARM = HARM_LIMIT - 3  # three more and the road ends
 RESOLVED = {"personality": "thwarted", "event": "turned", "location": "surveyed"}

@@ -39,10 +39,10 @@ from dataclasses import dataclass
 from itertools import permutations
 from typing import Mapping
 
-from storyteller import decktet
-from storyteller.decktet import SUITS
-from storyteller.engine import Action, Draw, Game, GameState, Move, Outcome, Roll, RuleError
-from storyteller.words import cap
+from storyteller.core import decktet
+from storyteller.core.decktet import SUITS
+from storyteller.core.engine import Action, Draw, Game, GameState, Move, Outcome, Roll, RuleError
+from storyteller.core.words import cap
 
 HARM_LIMIT = 10
 JOURNEY_SIZE = 3

@@ -18,7 +18,7 @@ from storyteller.games.hexaract import core as turn
 from storyteller.games.hexaract.rules import HARM_LIMIT
 from storyteller.games.hexaract.players import _BIG, Evaluator, HexaractGreedy, end_of_turn, settled, unseen
 from storyteller.games.hexaract.core import EVENT, KIND
-from storyteller.rng import Stream
+from storyteller.core.rng import Stream
 
 EMPTY = (None, None, None)
 

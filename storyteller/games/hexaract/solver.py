@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import time
 
-from storyteller.engine import Budget, Roll, Verdict, Draw
+from storyteller.core.engine import Budget, Roll, Verdict, Draw
 from storyteller.games.hexaract import core as turn
 from storyteller.games.hexaract.rules import DECK, DICE, DONE, HARM_LIMIT, Pay, journey_to
 from storyteller.games.hexaract.players import Evaluator, end_of_turn, settled

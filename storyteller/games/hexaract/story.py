@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from storyteller import decktet
-from storyteller.engine import Roll
-from storyteller.decktet import SUITS
+from storyteller.core import decktet
+from storyteller.core.engine import Roll
+from storyteller.core.decktet import SUITS
 from storyteller.games.hexaract.rules import (
     ACE_REWARD,
     ACE_TOKEN,
@@ -25,10 +25,10 @@ from storyteller.games.hexaract.rules import (
     short_label,
     suits_of,
 )
-from storyteller.stories import Tale, Teller
-from storyteller.stories.decktet import info, theme
-from storyteller.stories.decktet import meaning as card_meaning
-from storyteller.words import cap, join_and
+from storyteller.telling.stories import Tale, Teller
+from storyteller.telling.meanings import info, theme
+from storyteller.telling.meanings import meaning as card_meaning
+from storyteller.core.words import cap, join_and
 
 KIND_WORD = {"personality": "a personality", "location": "a location", "event": "an event"}
 CARD_TALLIES = ("thwarted", "suffered", "surveyed", "tired", "turned", "endured")

@@ -10,10 +10,10 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from storyteller import decktet
-from storyteller.decktet import SUITS
+from storyteller.core import decktet
+from storyteller.core.decktet import SUITS
 from storyteller.games.hexaract.rules import HARM_LIMIT, MAX_COUPLETS, Assign, Done, HexaractState, Spend, kind_of, short_label, suits_of
-from storyteller.stories.decktet import suit_info
+from storyteller.telling.meanings import suit_info
 from storyteller.ui.decktet import card_text
 from storyteller.ui.view import View
 

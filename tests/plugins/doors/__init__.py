@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
-from storyteller.engine import Action, Budget, Draw, Game, GameState, Hint, Move, Outcome, RuleError, Variant, Verdict
+from storyteller.core.engine import Action, Budget, Draw, Game, GameState, Hint, Move, Outcome, RuleError, Variant, Verdict
 from storyteller.registry import Registration
-from storyteller.stories import Tale, Teller
+from storyteller.telling.stories import Tale, Teller
 from storyteller.ui.view import View
 
 HERE = Path(__file__).resolve().parent

@@ -3,14 +3,14 @@ be won at all. A library: :func:`simulate` returns the figures and tells each ga
 to a callback as it comes; ``storyteller simulate`` draws the progress bar and the tables
 (``storyteller.app``), and a notebook needs only this::
 
-    from storyteller.simulation import simulate
+    from storyteller.study.simulation import simulate
     summary = simulate("adaman", games=1000, policy="greedy", jobs=2)
     print(f"{summary.win_rate:.1%} won")
 
 Seeds are cut into chunks that worker processes play; the results come back in seed order
 and are the same whatever the number of processes (each game depends only on its seed).
 A game is played exactly as ``storyteller play GAME --seed S --auto POLICY`` plays it
-(:func:`storyteller.session.simulate`), and with ``logs`` it is written as that command
+(:func:`storyteller.play.session.simulate`), and with ``logs`` it is written as that command
 would write it, so any of them replays.
 """
 
@@ -26,8 +26,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
-from storyteller.engine import Budget
-from storyteller.errors import EXIT_USAGE, UserError
+from storyteller.core.engine import Budget
+from storyteller.core.errors import EXIT_USAGE, UserError
 
 
 @dataclass(frozen=True)
@@ -111,7 +111,7 @@ def _quiet() -> None:
 
 def play_chunk(job: Job, seeds: Sequence[str]) -> list[Result]:
     from storyteller import registry
-    from storyteller.session import AutoPlayer, SeededSource, Session, simulate
+    from storyteller.play.session import AutoPlayer, SeededSource, Session, simulate
 
     game = registry.rules(job.game)
     out = []
@@ -324,7 +324,7 @@ def simulate(
     with ``solve`` each deal is also solved within that budget. Ctrl-C stops at once: the
     summary then holds the games played so far, and says ``complete = False``.
 
-    Raises :class:`storyteller.errors.UserError` for an unknown game, variant or player."""
+    Raises :class:`storyteller.core.errors.UserError` for an unknown game, variant or player."""
     from storyteller import registry
 
     try:
@@ -382,7 +382,7 @@ def verdict_words(verdict: Any) -> str:
 
 
 def solve_deal(rules: Any, variants: dict[str, str], seed: str, budget: Budget) -> Any:
-    from storyteller.session import SeededSource
+    from storyteller.play.session import SeededSource
 
     from storyteller import registry
 
@@ -392,7 +392,7 @@ def solve_deal(rules: Any, variants: dict[str, str], seed: str, budget: Budget) 
 
 def witness(rules: Any, variants: dict[str, str], seed: str, moves: Sequence[str], path: Path) -> Any:
     """Play a winning line as a logged game (``storyteller replay`` verifies it)."""
-    from storyteller.session import Session
+    from storyteller.play.session import Session
 
     session = Session.new(rules, variants, seed, path, mode="solver")
     try:

@@ -32,13 +32,14 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Protocol
 
 from storyteller import registry
-from storyteller.formats import DEFAULT, FORMATS
-from storyteller.log import GameLog, sync_folder
-from storyteller.narrative import data_dir
-from storyteller.sandbox import SAFE_JINJA, environment_class, explain, generate, jinja_version, one_line
-from storyteller.session import SOURCES, Step, Walk, walk
-from storyteller.stories import tell
-from storyteller.words import clean, command, join_and
+from storyteller.core.formats import DEFAULT, FORMATS
+from storyteller.log.file import GameLog, sync_folder
+from storyteller.core.narrative import data_dir
+from storyteller.telling.sandbox import SAFE_JINJA, environment_class, explain, generate, jinja_version, one_line
+from storyteller.play.session import SOURCES, Step, Walk, walk
+from storyteller.telling.filters import FILTERS, link
+from storyteller.telling.stories import tell
+from storyteller.core.words import clean, command
 
 CONTEXT_VERSION = 2
 
@@ -124,7 +125,7 @@ def _asked(game: registry.Registration, log: GameLog, w: Walk) -> dict[int, dict
     entry answered (with no id), as the entry recorded it."""
     out: dict[int, dict[str, Any]] = {}
     if any(e["event"] == "question" for e in log.events):
-        from storyteller.questions import replay
+        from storyteller.play.questions import replay
 
         asked, _ = replay(game.questions, log, w.steps)
         for n, a in asked.items():
@@ -182,9 +183,9 @@ def _step(teller, seed: str, w: Walk, step: Step, said: dict[int, str]) -> dict[
     elif kind == "question":
         item.update({"text": e["text"], "id": e["id"], "about": e.get("about")})
     elif kind == "oracle":
-        from storyteller import oracle
-        from storyteller.stories.decktet import keywords
-        from storyteller.table import card_name as name
+        from storyteller.core import oracle
+        from storyteller.telling.meanings import keywords
+        from storyteller.play.table import card_name as name
 
         item.update({
             "text": e["question"], "odds": e["odds"], "odds_text": oracle.ODDS_WORDS[e["odds"]], "roll": e["roll"],
@@ -201,279 +202,6 @@ def _step(teller, seed: str, w: Walk, step: Step, said: dict[int, str]) -> dict[
         item["result"] = w.outcome.result
         item["cause"] = w.outcome.cause
     return item
-
-
-# -- Markdown helpers (the templates' filters: plain functions of plain data) -----------
-
-
-def yaml_str(value: Any) -> str:
-    """A YAML scalar that is always read back as the same text (JSON strings are YAML)."""
-    return json.dumps("" if value is None else str(value), ensure_ascii=False)
-
-
-def yaml_list(values: list[Any]) -> str:
-    return "[" + ", ".join(yaml_str(v) for v in values) + "]"
-
-
-def quote(text: Any) -> str:
-    """A Markdown block quote of every line."""
-    return "\n".join("> " + line if line else ">" for line in str(text).splitlines())
-
-
-def code(text: Any) -> str:
-    """A CommonMark code span that shows exactly ``text``, backticks included: the fence is
-    one backtick longer than the longest run inside, and a space pads each side when the
-    text starts or ends with a backtick, or starts and ends with a space (a reader strips
-    one space from each side). Line breaks show as spaces, as in any code span."""
-    text = str(text)
-    if not text:
-        return "` `"
-    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
-    fence = "`" * (longest + 1)
-    if text[0] == "`" or text[-1] == "`" or (text[0] == " " and text[-1] == " " and text.strip(" ")):
-        text = f" {text} "
-    return f"{fence}{text}{fence}"
-
-
-def cell(text: Any) -> str:
-    """Text made safe inside a table cell: a ``|`` is escaped (GitHub-flavoured tables read
-    ``\\|`` as ``|``, inside code spans too) and a line break becomes a space."""
-    return re.sub(r"\r\n|[\r\n]", " ", str(text)).replace("|", "\\|")
-
-
-_INLINE_SPECIAL = re.compile(r"([\\`*_\[\]<&~|])")
-
-
-def inline(text: Any) -> str:
-    """Text from a log shown as itself in a line of Markdown: the characters that would
-    start emphasis, links, code, HTML, entities or table cells are escaped with a
-    backslash, and a line break becomes a space."""
-    return _INLINE_SPECIAL.sub(r"\\\1", re.sub(r"\r\n|[\r\n]", " ", str(text)))
-
-
-def link(name: Any) -> str:
-    """A file name as a Markdown link's destination: every character but letters, digits and
-    ``-._~`` percent-encoded, so spaces and brackets in a name cannot end the link."""
-    from urllib.parse import quote as percent
-
-    return percent(str(name), safe="")
-
-
-def continuation(text: Any, n: Any) -> str:
-    """Text continuing the list item ``n.``: every line but blank ones indented past the
-    item's marker (its width, at least 4 spaces), so that it stays inside the item (a
-    smaller indent would end the list and make a code block from event 100 on)."""
-    pad = " " * max(4, len(f"{n}. "))
-    return "\n".join(pad + line if line.strip() else line for line in str(text).splitlines())
-
-
-_BLOCK_START = re.compile(
-    r"^(?:"
-    r"#{1,6}(?=[ \t]|$)"  # an ATX heading
-    r"|[>|]"  # a block quote, an Obsidian callout, a table row
-    r"|[-+*](?=[ \t]|$)"  # a bullet list item
-    r"|([-*_])(?:[ \t]*\1){2,}[ \t]*$"  # a thematic break
-    r"|[-=:|][-=:| \t]*$"  # a setext underline or a table's delimiter row
-    r"|`{3,}|~{3,}"  # a code fence
-    r"|<(?=[A-Za-z/!?])"  # an HTML block
-    r"|\[[^\]]*\]:"  # a link reference definition
-    r")"
-)
-_ORDERED = re.compile(r"^(\d{1,9})([.)])(?=[ \t]|$)")
-
-
-def prose(text: Any) -> str:
-    """A journal entry as Markdown paragraphs that stay paragraphs, whatever it holds: a line
-    that would start a heading, a list, a quote or callout, a table, a fence, a thematic
-    break or HTML has that first character escaped, lines lose their indentation (which
-    would make code) and trailing spaces, and blank lines between paragraphs become one.
-    Emphasis, links and other inline Markdown the player wrote are kept."""
-    paragraphs: list[list[str]] = [[]]
-    for raw in re.split(r"\r\n|[\r\n]", str(text)):
-        row = raw.strip(" \t")
-        if not row:
-            if paragraphs[-1]:
-                paragraphs.append([])
-            continue
-        ordered = _ORDERED.match(row)
-        if ordered:
-            row = f"{ordered.group(1)}\\{row[len(ordered.group(1)):]}"
-        elif _BLOCK_START.match(row):
-            row = "\\" + row
-        paragraphs[-1].append(row)
-    return "\n\n".join("\n".join(p) for p in paragraphs if p)
-
-
-def line(text: Any) -> str:
-    """Text on one line (a line break becomes a space): for a line of notation inside a code
-    fence, or a callout's title, which a line break would end."""
-    return re.sub(r"\r\n|[\r\n]", " ", str(text))
-
-
-def uncommented(text: Any) -> str:
-    """Text for an Obsidian note that Obsidian cannot read as a comment: each ``%`` of a run
-    of two or more (``%%`` opens and closes a comment, hiding what follows) is escaped."""
-    return re.sub(r"%{2,}", lambda m: "\\%" * len(m.group()), str(text))
-
-
-_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
-
-
-def yaml_date(value: Any) -> str:
-    """A date as YAML (and Obsidian) read it, ``2026-11-30``, unquoted; anything that is not
-    a date is quoted, and read back as text."""
-    text = "" if value is None else str(value)
-    return text if _DATE.fullmatch(text) else yaml_str(text)
-
-
-def card_name(card_id: Any, capital: bool = False) -> str:
-    """A card named as a sentence names it: "the King of Hearts", "the Huntress"
-    (``capital``: "The Huntress"). A card storyteller has no data for is named by its id."""
-    from storyteller.table import card_name as name
-
-    text = name(str(card_id))
-    return text[:1].upper() + text[1:] if capital else text
-
-
-_PIQUET_ID = re.compile(r"(10|[2-9AJQK])([HDCS])")
-
-
-def lonelog_card(card_id: Any) -> str:
-    """A card in the notation of Lonelog's card add-on: a standard card as its rank and its
-    suit's letter (``Kh``, ``10d``, ``7c``: the Clovers are clubs), a Joker as ``RJkr``
-    or ``BJkr``, and a card of another deck (the Decktet) by its name, as the add-on says
-    of oracle decks: ``The Huntress``, ``Ace of Moons``."""
-    from storyteller.cards import all_cards
-
-    card_id = str(card_id)
-    m = _PIQUET_ID.fullmatch(card_id)
-    if m and card_id in all_cards():
-        return m.group(1) + m.group(2).lower()
-    card = all_cards().get(card_id)
-    if card is None:
-        return card_id
-    if card.rank == "Joker":
-        colour = card.name.split()[0].lower()
-        return {"red": "RJkr", "black": "BJkr"}.get(colour, "Jkr")
-    return card.name[:1].upper() + card.name[1:]
-
-
-def deck_name(card_id: Any) -> str:
-    """The deck a card belongs to, as a log's header names it: ``piquet`` (its Jokers too),
-    ``Decktet``, or ``""`` for a card storyteller has no data for."""
-    from storyteller import decktet
-    from storyteller.cards import all_cards
-
-    card_id = str(card_id)
-    if card_id in decktet.by_id():
-        return "Decktet"
-    return "piquet" if card_id in all_cards() else ""
-
-
-_MISSING = object()
-
-
-def _at(step: Any, path: str) -> Any:
-    """The value at a dotted ``path`` in a step (``move.type``), or _MISSING."""
-    value = step
-    for part in path.split("."):
-        if not isinstance(value, dict) or part not in value:
-            return _MISSING
-        value = value[part]
-    return value
-
-
-def _matches(step: Any, at: dict[str, Any]) -> bool:
-    for path, wanted in at.items():
-        value = _at(step, path)
-        if value is _MISSING:
-            return False
-        if isinstance(wanted, (list, tuple)):
-            if value not in wanted:
-                return False
-        elif value != wanted:
-            return False
-    return True
-
-
-def scenes(steps: Any, at: dict[str, Any] | None = None, by: str | None = None) -> list[dict[str, Any]]:
-    """Steps grouped into scenes, in order. A scene opens at each step that matches ``at``
-    (every dotted path given holds the value, or one of the list of values, given:
-    ``{"kind": "decision", "move.type": ["enter", "move"]}``), or, with ``by``, at each
-    step whose value at that path differs from the last one's (``"pass"``); the end of the
-    game always opens the last scene, which holds what was written after it. A step a
-    later undo took back opens no scene, nor does a correction of a step that opened one.
-
-    Each scene: ``number`` (from 1), ``opener`` (the step that opened it, or null for the
-    steps before the first), ``ending`` (the scene the end opened), ``steps``, and
-    ``beats``: the steps in runs a reader sees, each ``{"kind", "steps"}`` where ``kind``
-    is ``"card"`` (one draw), ``"journal"`` (one entry), ``"end"`` (the end) or
-    ``"mechanics"`` (consecutive decisions, rolls and undos)."""
-    out: list[dict[str, Any]] = []
-    current: dict[str, Any] | None = None
-    openers: set[Any] = set()
-    last: Any = _MISSING
-    ended = False
-    for step in steps:
-        kind = _at(step, "kind")
-        opens = False
-        if kind == "end":
-            opens = ended = True
-        elif ended or _at(step, "undone") is True:
-            opens = False
-        elif _at(step, "corrects") not in (None, _MISSING) and step["corrects"] in openers:
-            opens = False
-        elif by is not None:
-            value = _at(step, by)
-            if value is not _MISSING:
-                opens, last = value != last, value
-        elif at:
-            opens = _matches(step, at)
-        if current is None or (opens and current["steps"]):
-            current = {"number": len(out) + 1, "opener": None, "ending": False, "steps": []}
-            out.append(current)
-        if opens:
-            current["opener"] = step
-            current["ending"] = kind == "end"
-            openers.add(_at(step, "n"))
-        current["steps"].append(step)
-    for scene in out:
-        scene["beats"] = _beats(scene["steps"])
-    return out
-
-
-def _beats(steps: list[Any]) -> list[dict[str, Any]]:
-    beats: list[dict[str, Any]] = []
-    for step in steps:
-        kind = _at(step, "kind")
-        role = {"draw": "card", "journal": "journal", "end": "end", "question": "question", "oracle": "oracle"}.get(
-            kind, "mechanics")
-        if role == "mechanics" and beats and beats[-1]["kind"] == "mechanics":
-            beats[-1]["steps"].append(step)
-        else:
-            beats.append({"kind": role, "steps": [step]})
-    return beats
-
-
-FILTERS: dict[str, Callable[..., Any]] = {
-    "yaml": yaml_str,
-    "yaml_list": yaml_list,
-    "yaml_date": yaml_date,
-    "join_and": join_and,
-    "quote": quote,
-    "code": code,
-    "cell": cell,
-    "inline": inline,
-    "continuation": continuation,
-    "prose": prose,
-    "line": line,
-    "uncommented": uncommented,
-    "scenes": scenes,
-    "card_name": card_name,
-    "lonelog_card": lonelog_card,
-    "deck_name": deck_name,
-    "link": link,
-}
 
 
 # -- renderers ---------------------------------------------------------------------------
@@ -495,7 +223,7 @@ _ENVIRONMENTS: dict[tuple[str, ...], Any] = {}  # sandboxed environments by thei
 def _template_cache() -> Any:
     """Where storyteller's own templates are kept compiled: the per-user cache folder
     (``STORYTELLER_HOME/cache`` when that is set), or no cache if there is none."""
-    from storyteller.sandbox import template_cache
+    from storyteller.telling.sandbox import template_cache
 
     home = os.environ.get("STORYTELLER_HOME")
     if home:
@@ -571,7 +299,7 @@ class TemplateRenderer:
 
 
 def pictures(game: registry.Registration, w: Walk) -> dict[str, Any]:
-    """The game's table drawn (see ``storyteller.drawing``), as plain data for templates:
+    """The game's table drawn (see ``storyteller.telling.drawing``), as plain data for templates:
     ``final`` (the table as the log leaves it), ``scenes`` (a small picture at each of the
     story's turning points, in the order of its sections) and ``at`` (the same, by the
     ``n`` of the step after which the table is drawn, for a playthrough). Each picture is
@@ -713,7 +441,7 @@ def render(
     """The log rendered in ``format`` as ``kind`` (the format's first kind if None; or
     through the user's ``template``), cleaned of control characters. An HTML page carries
     its pictures inline and prints on ``paper``; a note in any other format has none (see
-    ``render_with_pictures``). ``analysis`` (``storyteller.analysis``'s, as a dict) goes
+    ``render_with_pictures``). ``analysis`` (``storyteller.study.analysis``'s, as a dict) goes
     into the context as ``analysis``: a playthrough shows it (an HTML page with a chart)."""
     return _render(log, kind, template, format, paper, analysis=analysis)[0]
 
@@ -731,9 +459,9 @@ def render_with_pictures(
 
 def render_pdf(log: GameLog, browser: str, kind: str | None = None, template: Path | None = None,
                paper: str = DEFAULT_PAPER, analysis: dict[str, Any] | None = None) -> bytes:
-    """The HTML page printed to PDF by ``browser`` (see ``storyteller.pdf``); PdfProblem
+    """The HTML page printed to PDF by ``browser`` (see ``storyteller.telling.pdf``); PdfProblem
     when it cannot print."""
-    from storyteller.pdf import print_pdf
+    from storyteller.telling.pdf import print_pdf
 
     return print_pdf(_render(log, kind, template, "pdf", paper, analysis=analysis)[0], browser)
 
@@ -755,7 +483,7 @@ def _render(log: GameLog, kind: str | None, template: Path | None, format: str, 
         ctx["pictures"] = pictures(game, w)
         ctx["paper"] = PAPERS[paper]
         if analysis is not None and analysis.get("start") is not None:
-            from storyteller.drawing import chance_chart
+            from storyteller.telling.drawing import chance_chart
 
             marks = sorted(analysis["decisions"] + analysis["chances"], key=lambda m: m["n"])
             ctx["pictures"]["chart"] = chance_chart(

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from storyteller import decktet
-from storyteller.narrative import shared_prompts
+from storyteller.core import decktet
+from storyteller.core.narrative import shared_prompts
 
 
 def _words() -> dict[str, Any]:

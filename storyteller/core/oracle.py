@@ -18,7 +18,7 @@ drawn for each question from its own stream: its name and its keywords are the s
 
 from __future__ import annotations
 
-from storyteller.rng import Stream
+from storyteller.core.rng import Stream
 
 ODDS = {"almost-certain": 90, "likely": 75, "even": 50, "unlikely": 25, "small-chance": 10}
 ODDS_WORDS = {"almost-certain": "almost certain", "likely": "likely", "even": "50/50", "unlikely": "unlikely",
@@ -52,7 +52,7 @@ def answer(odds: str, d100: int) -> str:
 
 
 def deck() -> list[str]:
-    from storyteller.cards import decktet_cards
+    from storyteller.core.cards import decktet_cards
 
     return [c.id for c in decktet_cards() if c.id != "excuse"]
 

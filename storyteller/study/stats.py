@@ -1,6 +1,6 @@
 """How the games went, over every saved game: played, won, lost, utter losses, abandoned,
 win rate, streaks, mean score and the words written, for each game and each set of
-variants. Read from the records (see :mod:`storyteller.records`), so it stays quick over
+variants. Read from the records (see :mod:`storyteller.log.records`), so it stays quick over
 thousands of logs. A library (:func:`collect`); ``storyteller stats`` prints it."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
-from storyteller.records import Record, records
+from storyteller.log.records import Record, records
 
 RESULTS = ("won", "lost", "utter loss", "abandoned")
 

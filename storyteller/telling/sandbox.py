@@ -22,7 +22,7 @@ import types
 from pathlib import Path
 from typing import Any, Callable
 
-from storyteller.words import clean
+from storyteller.core.words import clean
 
 
 #: Seconds a template may run before it is stopped.

@@ -267,8 +267,8 @@ def short_rank(rank: str) -> str:
 
 def card_of(card_id: str) -> tuple[str, tuple[str, ...], str]:
     """(rank, suits, name with a capital) of a card of any deck, for :meth:`Drawing.card`."""
-    from storyteller.cards import all_cards
-    from storyteller.table import card_name
+    from storyteller.core.cards import all_cards
+    from storyteller.play.table import card_name
 
     c = all_cards().get(card_id)
     if c is None:

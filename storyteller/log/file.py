@@ -49,7 +49,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from storyteller.words import clean, command
+from storyteller.core.words import clean, command
 
 SCHEMA = 1
 
@@ -279,7 +279,7 @@ def _keys(record: dict[str, Any], allowed: frozenset[str], required: tuple[str, 
 
 def check_header(header: Any) -> dict[str, Any]:
     """The header, checked (raises _Bad)."""
-    from storyteller.rng import normalize_seed
+    from storyteller.core.rng import normalize_seed
 
     if not isinstance(header, dict) or header.get("storyteller") != "log":
         raise _Bad("not a storyteller log header")

@@ -1,14 +1,14 @@
 """The Decktet, shared by Adaman, Cascades and Hexaract: its cards by id, its suits, and
 the one way to name a card in words (terminal and Markdown alike). Card facts only: what
-the cards mean in a story lives in ``storyteller.stories.decktet``."""
+the cards mean in a story lives in ``storyteller.telling.meanings``."""
 
 from __future__ import annotations
 
 from functools import lru_cache
 from typing import Iterable
 
-from storyteller.cards import Card, decktet_cards
-from storyteller.words import cap, join_and
+from storyteller.core.cards import Card, decktet_cards
+from storyteller.core.words import cap, join_and
 
 SUITS = ("Moons", "Suns", "Waves", "Leaves", "Wyrms", "Knots")
 

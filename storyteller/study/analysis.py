@@ -40,8 +40,8 @@ from pathlib import Path
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
-from storyteller.engine import Budget, Draw, Roll, State
-from storyteller.rng import Stream
+from storyteller.core.engine import Budget, Draw, Roll, State
+from storyteller.core.rng import Stream
 
 DEFAULT_SAMPLES = 32
 FEWEST_SAMPLES = 12  # a long game's default (see analyse)
@@ -245,7 +245,7 @@ class Pool:
         if jobs > 1:
             import multiprocessing
 
-            from storyteller.simulation import _quiet
+            from storyteller.study.simulation import _quiet
 
             self._pool = multiprocessing.Pool(jobs, initializer=_quiet)
 
@@ -286,7 +286,7 @@ def _standing(steps: Sequence[Any]) -> list[Any]:
 
 
 def _chance_text(event: dict[str, Any]) -> str:
-    from storyteller.cards import card
+    from storyteller.core.cards import card
 
     if "card" in event:
         try:
@@ -339,8 +339,8 @@ def analyse(
     over a hundred decisions) fewer, down to :data:`FEWEST_SAMPLES`, so that its playouts
     make about :data:`PLAYOUT_STEPS` decisions at most: seconds for any game."""
     from storyteller import registry
-    from storyteller.session import SeededSource, walk
-    from storyteller.simulation import default_jobs
+    from storyteller.play.session import SeededSource, walk
+    from storyteller.study.simulation import default_jobs
 
     if samples is not None and samples < 1:
         raise AnalysisError("--samples takes a whole number of 1 or more")

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Sequence, TypeVar
 
-from storyteller.narrative import pick
+from storyteller.core.narrative import pick
 
 if TYPE_CHECKING:
-    from storyteller.engine import Move, Outcome, State
+    from storyteller.core.engine import Move, Outcome, State
     from storyteller.registry import Registration
-    from storyteller.session import Step, Walk
+    from storyteller.play.session import Step, Walk
 
 Told = tuple[str, list[str]]  # a panel title and its lines
 T = TypeVar("T")
@@ -39,7 +39,7 @@ class Phrasing:
 
     def pick(self, kind: str, options: Sequence[T]) -> T:
         """The next of ``options`` for this kind of beat."""
-        from storyteller.rng import Stream
+        from storyteller.core.rng import Stream
 
         if len(options) == 1:
             return options[0]
@@ -167,7 +167,7 @@ class Teller:
         """At a real table: what to do with the real cards at ``moment`` ("start", or
         another moment of the game such as "reshuffle"), in the game's words, for what the
         player brings (``source``: "physical", "physical cards" or "physical dice")."""
-        from storyteller.table import setup_text
+        from storyteller.play.table import setup_text
 
         return setup_text(self.prompts, moment, variants, source)
 
@@ -179,7 +179,7 @@ class Teller:
 
     def moments(self) -> list[str]:
         """The moments this game has setup words for ("start" first)."""
-        from storyteller.table import setup_moments
+        from storyteller.play.table import setup_moments
 
         return setup_moments(self.prompts)
 
@@ -225,9 +225,9 @@ def tell(teller: Teller, seed: str, walk: "Walk") -> dict[str, Any]:
 def oracle_beat(event: dict[str, Any]) -> dict[str, Any]:
     """A question to the oracle as a story tells it: the player's question (their words,
     to be escaped where they are shown), the odds, the answer and the spark, in words."""
-    from storyteller import oracle
-    from storyteller.stories.decktet import keywords
-    from storyteller.table import card_name
+    from storyteller.core import oracle
+    from storyteller.telling.meanings import keywords
+    from storyteller.play.table import card_name
 
     return {"kind": "oracle", "question": event["question"], "odds": oracle.ODDS_WORDS[event["odds"]],
             "answer": oracle.ANSWER_WORDS[event["answer"]], "spark": card_name(event["spark"]),
@@ -241,7 +241,7 @@ def prompt_notes(teller: Teller, log: Any) -> list[str]:
     that draw, the one after the end is :data:`LAST_WORD`; an entry written from the menu
     answers none. A branch of an older log (``play --from``) holds both: the older entries
     before its first logged question."""
-    from storyteller.session import corrected_event
+    from storyteller.play.session import corrected_event
 
     draws: dict[int, dict[str, Any]] = {}
     asked: dict[int, str] = {}

@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from storyteller.records import Record, records
+from storyteller.log.records import Record, records
 
 HASH_KEY = "storyteller-hash"
 INDEX = "index.md"
@@ -80,7 +80,7 @@ def edited(text: str) -> bool:
 
 
 def _put(path: Path, text: str, force: bool, report: Report) -> None:
-    from storyteller.export import write_atomic
+    from storyteller.telling.export import write_atomic
 
     signed = sign(text)
     name = path.name
@@ -103,7 +103,7 @@ def _put(path: Path, text: str, force: bool, report: Report) -> None:
 
 
 def _put_picture(path: Path, svg: str, report: Report) -> None:
-    from storyteller.export import write_atomic
+    from storyteller.telling.export import write_atomic
 
     try:
         if path.read_text(encoding="utf-8") == svg:
@@ -117,8 +117,8 @@ def _put_picture(path: Path, svg: str, report: Report) -> None:
 def export_all(folder: Path, out: Path, fmt: str = "markdown", playthroughs: bool = False, force: bool = False,
                pictures: bool = False) -> Report:
     """Write (or bring up to date) a note for every readable log in ``folder`` into ``out``."""
-    from storyteller.export import render, render_with_pictures
-    from storyteller.log import LogError, TruncatedLog, read
+    from storyteller.telling.export import render, render_with_pictures
+    from storyteller.log.file import LogError, TruncatedLog, read
 
     report = Report()
     found, bad = records(folder)
@@ -174,7 +174,7 @@ def _load(path: Path) -> dict:
 
 
 def _save(path: Path, data: dict) -> None:
-    from storyteller.export import write_atomic
+    from storyteller.telling.export import write_atomic
 
     try:
         write_atomic(path, json.dumps(data, indent=1, sort_keys=True) + "\n")
@@ -185,8 +185,8 @@ def _save(path: Path, data: dict) -> None:
 def index(found: list[Record], names: dict[str, str], fmt: str) -> str:
     """The index note: every session in a table, then the statistics."""
     from storyteller import registry
-    from storyteller.export import cell
-    from storyteller.stats import RESULTS, compute
+    from storyteller.telling.filters import cell
+    from storyteller.study.stats import RESULTS, compute
 
     def describe(r: Record) -> str:
         try:

@@ -1,6 +1,6 @@
 """The export formats: their names, what each makes, and in words what it is. The one list
 every layer reads (the settings check ``export.format`` against it, the command line
-offers it, ``storyteller.export`` has a renderer for each), kept apart from the renderers
+offers it, ``storyteller.telling.export`` has a renderer for each), kept apart from the renderers
 so that reading it loads nothing."""
 
 from __future__ import annotations

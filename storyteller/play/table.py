@@ -44,10 +44,10 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Iterable, Mapping, Sequence
 
-from storyteller import decktet
-from storyteller.cards import all_cards, piquet_cards
-from storyteller.engine import Draw, Game, VariantError
-from storyteller.words import clean, join_and
+from storyteller.core import decktet
+from storyteller.core.cards import all_cards, piquet_cards
+from storyteller.core.engine import Draw, Game, VariantError
+from storyteller.core.words import clean, join_and
 
 PILES = "piles"  # the key of the setup section that is not a moment
 

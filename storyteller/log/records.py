@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from storyteller.log import LogError, TruncatedLog, read
+from storyteller.log.file import LogError, TruncatedLog, read
 
 CACHE = ".records.json"
 VERSION = 3  # of the cache's shape: a cache of another version is ignored

@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import Any, Callable, Protocol
 
 from storyteller import __version__
-from storyteller.engine import ABANDONED, Action, Draw, Game, Hint, Move, Outcome, Roll, RuleError, State
-from storyteller.log import GameLog, LogError, LogWriter, now
-from storyteller.rng import Stream
+from storyteller.core.engine import ABANDONED, Action, Draw, Game, Hint, Move, Outcome, Roll, RuleError, State
+from storyteller.log.file import GameLog, LogError, LogWriter, now
+from storyteller.core.rng import Stream
 
 
 class ReplayMismatch(LogError):
@@ -414,7 +414,7 @@ def walk(
                     if step.n >= last and not step.undone and step.kind in ("decision", "draw", "roll"):
                         step.undone = True
         elif kind == "oracle":
-            from storyteller import oracle
+            from storyteller.core import oracle
 
             problem = oracle.check(event, log.seed)
             if problem:
@@ -733,7 +733,7 @@ class Session:
         """Ask the oracle ``question`` at ``odds``: ``roll`` is the d100 the player rolled at a
         real table (None: the seed rolls it). Nothing of the game changes. ValueError for
         odds or a roll the oracle does not take."""
-        from storyteller import oracle
+        from storyteller.core import oracle
 
         if odds not in oracle.ODDS:
             raise ValueError(f"the odds are one of: {', '.join(oracle.ODDS)} (not '{odds}')")

@@ -10,11 +10,11 @@ from pathlib import Path
 from typing import Any
 
 from storyteller import registry
-from storyteller.engine import Draw, Move, Roll, RuleError, State
-from storyteller.log import JOURNAL
-from storyteller.session import AutoPlayer, Command, Correction, Session
-from storyteller.stories import Teller
-from storyteller.words import clean
+from storyteller.core.engine import Draw, Move, Roll, RuleError, State
+from storyteller.log.file import JOURNAL
+from storyteller.play.session import AutoPlayer, Command, Correction, Session
+from storyteller.telling.stories import Teller
+from storyteller.core.words import clean
 
 
 class AnswersExhausted(Exception):
@@ -35,7 +35,7 @@ def teller_of(session: Session) -> Teller:
 
 def table_deck(session: Session):
     """The cards of this game at a real table (to read what the player types)."""
-    from storyteller.table import TableDeck
+    from storyteller.play.table import TableDeck
 
     game = registry.get(session.game.name)
     return TableDeck.of(game.rules, session.variants, game.prompt_data)
@@ -44,7 +44,7 @@ def table_deck(session: Session):
 def read_entry(session: Session, request: Draw | Roll, text: str, places: dict[str, list[str]] | None = None) -> Any:
     """The card or dice that ``text`` names for ``request`` (ValueError with the reason when
     it cannot be there). ``places``: the table to check a card against (default: now)."""
-    from storyteller.table import parse_dice
+    from storyteller.play.table import parse_dice
 
     if isinstance(request, Roll):
         return parse_dice(text, request.count, request.sides)
@@ -78,9 +78,9 @@ def setup_words(session: Session, request: Draw | Roll, said: set[str]) -> str |
 
 def oracle_words(event: dict[str, Any]) -> str:
     """The oracle's answer and its spark, in one line."""
-    from storyteller import oracle
-    from storyteller.stories.decktet import keywords
-    from storyteller.table import card_name
+    from storyteller.core import oracle
+    from storyteller.telling.meanings import keywords
+    from storyteller.play.table import card_name
 
     spark = event["spark"]
     words = keywords(spark)
@@ -107,8 +107,8 @@ class Journal:
     it there), logs it, and remembers what this player was asked in their other games."""
 
     def __init__(self, session: Session, setting: str, resumed: bool = False, before: int | None = None) -> None:
-        from storyteller import store
-        from storyteller.questions import Asker, history
+        from storyteller.log import store
+        from storyteller.play.questions import Asker, history
 
         game = registry.get(session.game.name)
         self.questions = game.questions
@@ -125,8 +125,8 @@ class Journal:
 
     def _replay(self, session: Session, before: int | None = None) -> None:
         """Hear the game so far again (a resumed game), up to event ``before`` (excluded)."""
-        from storyteller.questions import Seen
-        from storyteller.session import walk
+        from storyteller.play.questions import Seen
+        from storyteller.play.session import walk
 
         w = walk(session.log, keep_steps=True)
         asker = self.asker
@@ -169,7 +169,7 @@ class Journal:
 
     def after_draw(self, session: Session, event: dict[str, Any]):
         """The question a draw or roll raises, asked and logged: (question, its event) or None."""
-        from storyteller.questions import Seen
+        from storyteller.play.questions import Seen
 
         self._sync(session)
         if event["n"] in self.asker.occasions:  # heard already, when the game was taken up again
@@ -178,7 +178,7 @@ class Journal:
         return self._ask(session, occasion, event["n"])
 
     def after_decision(self, session: Session, event: dict[str, Any], before: State, move: Move):
-        from storyteller.questions import Seen
+        from storyteller.play.questions import Seen
 
         self._sync(session)
         if event["n"] in self.asker.occasions:
@@ -386,7 +386,7 @@ class AnswersDriver(_Narrating):
 
     def _oracle(self, session: Session, lineno: int, answer: str) -> None:
         """``oracle ODDS: QUESTION`` (and at a real table, ``roll N`` on the next line)."""
-        from storyteller import oracle
+        from storyteller.core import oracle
 
         head, colon, question = answer[len("oracle"):].partition(":")
         odds, question = head.strip().lower(), question.strip()

@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
-from storyteller.rng import Stream
+from storyteller.core.rng import Stream
 
 if TYPE_CHECKING:
     from storyteller.registry import Registration
@@ -225,7 +225,7 @@ class Questions:
 
     def words(self, card: str, role: Role) -> str:
         """How the card is named in this role, with a small "the" where it takes one."""
-        from storyteller.table import card_name
+        from storyteller.play.table import card_name
 
         return card_name(card)
 
@@ -235,7 +235,7 @@ class Questions:
 
     def card(self, card: str) -> Any:
         """The card's facts (rank, suits), for composing."""
-        from storyteller.cards import all_cards
+        from storyteller.core.cards import all_cards
 
         return all_cards().get(card)
 
@@ -381,7 +381,7 @@ def history(folder: Path | None, game: str, leave_out: Path | None = None) -> Co
     (the logs a person played in ``folder``, at the terminal or from an answers file; the
     built-in players ask nothing), leaving out the log ``leave_out`` (the game being played).
 
-    Made from the logs (through the records' cache, :mod:`storyteller.records`); the counts
+    Made from the logs (through the records' cache, :mod:`storyteller.log.records`); the counts
     are kept beside them (``.questions.json``) with the size and time of every log they
     were counted from, and made again when any of those changed: only ever a cache."""
     import hashlib
@@ -405,7 +405,7 @@ def history(folder: Path | None, game: str, leave_out: Path | None = None) -> Co
         kept, found = {}, None
     if isinstance(found, dict) and found.get("sig") == sig and isinstance(found.get("counts"), dict):
         return Counter({k: v for k, v in found["counts"].items() if type(v) is int})
-    from storyteller.records import records
+    from storyteller.log.records import records
 
     for r in records(folder)[0]:
         if r.game == game and r.own and r.file != skip:

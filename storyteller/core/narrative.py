@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Sequence, TypeVar
 
 T = TypeVar("T")
-_PACKAGE = Path(__file__).resolve().parent
+_PACKAGE = Path(__file__).resolve().parents[1]  # storyteller/
 
 
 def data_dir(name: str) -> Path:
