@@ -189,7 +189,7 @@ def play(
     driver = make_driver(game, seed_text, auto, answers, plain, source, questions)
     path = log if log is not None else store.new_log_path(game.name, seed_text)
     mode = f"auto {auto}" if auto else "answers" if answers else "player"
-    session = Session.new(game, chosen, seed_text, path, mode=mode, source=source)
+    session = Session.new(game, chosen, seed_text, path, mode=mode, source=source, driver=driver)
     driver.begin(session, resumed=False)
     return _drive(session, driver)
 
@@ -198,7 +198,11 @@ def branch(old_path: Path | None, step: int | None, log: Path | None = None, aut
            answers: Path | None = None, plain: bool | None = None, questions: str | None = None) -> int:
     """``play --from LOG --step N``: a new game whose header and first N events are the old
     log's, played on from there. The old log is only read."""
-    from storyteller.play.session import Session, walk
+    import dataclasses
+
+    from storyteller.log.events import Correction, End, Undo
+    from storyteller.log.replay import walk
+    from storyteller.play.session import Session
 
     if old_path is None or step is None:
         raise UserError("a branch needs both: --from LOG --step N (the step to play on from)", EXIT_USAGE)
@@ -210,41 +214,39 @@ def branch(old_path: Path | None, step: int | None, log: Path | None = None, aut
     if step < 1 or step > last:
         raise UserError(f"{clean(str(old_path))} has steps 1 to {last}: --step {step} is not one of them", EXIT_USAGE)
     kept = old.events[:step]
-    end = next((e["n"] for e in kept if e["event"] == "end"), None)
+    end = next((e.n for e in kept if isinstance(e, End)), None)
     if end is not None:
         where = "the end of the game" if end == step else f"after the end of the game (step {end})"
         raise UserError(f"step {step} is {where}: branch from a step before it (--step {end - 1})", EXIT_USAGE)
-    undone = {e["of"]: e["n"] for e in old.events[step:] if e["event"] == "undo"}
+    undone = {e.of: e.n for e in old.events[step:] if isinstance(e, Undo)}
     taken = next((n for n, by in sorted(undone.items()) if n <= step), None)
     if taken is not None:
         raise UserError(f"step {taken} was taken back at step {undone[taken]}: a branch cannot keep a move the game "
                         f"took back; choose a step before {taken} or after {undone[taken]}", EXIT_USAGE)
-    fixed = {e["of"]: e["n"] for e in old.events[step:] if e["event"] == "correction"}
+    fixed = {e.of: e.n for e in old.events[step:] if isinstance(e, Correction)}
     wrong = next((n for n in sorted(fixed) if n <= step), None)
     if wrong is not None:
         raise UserError(f"the card or dice of step {wrong} were entered wrong and corrected at step {fixed[wrong]}: "
                         f"branch from step {fixed[wrong]} or later, or before {wrong}", EXIT_USAGE)
-    prefix = type(old)(old.path, old.header, kept)
     try:
-        walk(prefix)  # the first N events must replay as they are
+        walk(old.prefix(step))  # the first N events must replay as they are
     except LogError as e:
         raise UserError(f"{clean(str(old_path))}: its first {step} steps do not replay: {e}") from None
     game = load_game(old.game)
-    source = str(old.header.get("source", "seeded"))
-    driver = make_driver(game, old.seed, auto, answers, plain, source, questions)
+    driver = make_driver(game, old.seed, auto, answers, plain, old.header.source, questions)
     path = log if log is not None else store.new_log_path(game.name, old.seed)
-    header = {k: v for k, v in old.header.items() if k not in ("storyteller", "schema", "from_log", "from_step")}
-    header.update(version=__version__, started=now(), mode=f"auto {auto}" if auto else "answers" if answers else "player",
-                  from_log=Path(old_path).name, from_step=step)
+    header = dataclasses.replace(old.header, version=__version__, started=now(),
+                                 mode=f"auto {auto}" if auto else "answers" if answers else "player",
+                                 from_log=Path(old_path).name, from_step=step)
     writer = LogWriter.create(path, header)
     try:
-        for e in kept:
-            fields = {k: v for k, v in e.items() if k not in ("n", "event")}
-            writer.append(e["event"], **fields)
-    finally:
+        for e in kept:  # copied as they were, their times too
+            writer.append(e)
+    except BaseException:
         writer.close()
+        raise
     say(f"A new game from step {step} of {clean(Path(old_path).name)} (that log is left as it was).")
-    session = Session.resume(store.open_log(path))
+    session = Session.of(writer, driver)
     driver.begin(session, resumed=True)
     return _drive(session, driver)
 
@@ -300,19 +302,19 @@ def resume(
         if not yes and not _confirm_repair(str(e), config.get("plain", flag=plain)):
             raise UserError(f"{e}; to continue from the intact part: {command('storyteller', 'resume', path, '--yes')}") from None
         repair = True
-    if log.finished:
-        end = log.end or {}
+    end = log.end
+    if end is not None:
         kept = ""
         if repair:  # a torn line after the end (a last word cut short): set it aside all the same
             LogWriter.reopen(log, repair=True).close()
             kept = f"; its torn last line is kept in {path}.cut-off"
         raise UserError(
-            f"{path}: this game is already over ({end.get('result')}){kept}; "
+            f"{path}: this game is already over ({end.result}){kept}; "
             f"export it with: {command('storyteller', 'export', path, '--story')}"
         )
     game = load_game(log.game)
-    driver = make_driver(game, log.seed, auto, answers, plain, str(log.header.get("source", "seeded")), questions)
-    session = Session.resume(log, repair=repair)
+    driver = make_driver(game, log.seed, auto, answers, plain, log.header.source, questions)
+    session = Session.resume(log, repair=repair, driver=driver)
     driver.begin(session, resumed=True)
     return _drive(session, driver)
 
@@ -376,23 +378,29 @@ def sessions(every: bool = False, number: int = 20, game: str | None = None, sta
 
 
 def replay(path: Path, show: bool = False, plain: bool | None = None) -> int:
-    from storyteller.play.session import walk
+    from storyteller.log.events import CardDrawn, DiceRolled, OracleQuestion, Undo
+    from storyteller.log.replay import walk
+    from storyteller.play.questions import QuestionLog
+    from storyteller.telling.stories import PromptNotes
 
     log = store.open_log(path)
-    view = None
+    reg = registry.get(log.game)
+    prompts = PromptNotes(reg.teller, log.seed)
+    questions = QuestionLog.of(reg, log.seed)
+    listeners: list[Any] = [prompts, questions]
     if show:
         from storyteller.ui.replay import ReplayView
 
-        view = ReplayView(log, plain=config.get("plain", flag=plain))
-    w = walk(log, on_step=view.step if view else None)
-    undos = sum(1 for e in log.events if e["event"] == "undo")
-    draws = sum(1 for e in log.events if e["event"] in ("draw", "roll"))
+        listeners.insert(0, ReplayView(log, plain=config.get("plain", flag=plain)))
+    w = walk(log, listeners=listeners)  # one walk: the view, the notes and the questions hear each step
+    undos = sum(1 for e in log.events if isinstance(e, Undo))
+    draws = sum(1 for e in log.events if isinstance(e, (CardDrawn, DiceRolled)))
     if w.outcome is None:
         status = "unfinished, every event so far matches"
     else:
         score = f", score {w.outcome.score}" if w.outcome.score is not None else ""
         status = f"{w.outcome.result}{score}: every draw and the outcome match"
-    source = str(log.header.get("source", "seeded"))
+    source = log.header.source
     origin = f"seed {log.seed}" if source == "seeded" else TABLE_WORDS[source]
     say(
         f"OK {path}: {w.game.title}, {origin}, {plural(len(log.events), 'event')} "
@@ -400,17 +408,10 @@ def replay(path: Path, show: bool = False, plain: bool | None = None) -> int:
     )
     if source != "seeded":
         say(f"  {TABLE_WORDS[source].capitalize()}: checked against the rules, not against a shuffle.")
-    if "from_log" in log.header:
-        say(f"  A branch of {clean(str(log.header['from_log']))}: its first {log.header['from_step']} steps are that game's.")
-    from storyteller.telling.stories import prompt_notes
-
-    reg = registry.get(w.game.name)
-    notes = w.notes + prompt_notes(reg.teller, log)
-    if any(e["event"] == "question" for e in log.events):
-        from storyteller.play.questions import replay as replay_questions
-
-        notes += replay_questions(reg.questions, log, walk(log, keep_steps=True).steps)[1]
-    oracles = sum(1 for e in log.events if e["event"] == "oracle")
+    if log.header.branch:
+        say(f"  A branch of {clean(str(log.header.from_log))}: its first {log.header.from_step} steps are that game's.")
+    notes = w.notes + prompts.notes + questions.notes
+    oracles = sum(1 for e in log.events if isinstance(e, OracleQuestion))
     if oracles:
         say(f"  {plural(oracles, 'question')} to the oracle, each answer checked against the seed and the odds.")
     for note in notes[:5]:
@@ -823,7 +824,7 @@ def solve(target: str, seed: str | None = None, variant_specs: Sequence[str] = (
         if seed is not None or variant_specs:
             raise UserError("a log says its own seed and variants: give no --seed or --variant with it", EXIT_USAGE)
         game_log = store.open_log(path)
-        if game_log.header.get("source", "seeded") != "seeded":
+        if game_log.header.source != "seeded":
             raise UserError(f"{path}: its cards or dice came from a real table, so the whole deal is not known: "
                             "it cannot be solved")
         rules = load_game(game_log.game)

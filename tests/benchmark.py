@@ -322,7 +322,8 @@ def simulate_speed() -> None:
 def decision_speed(games: int = 20) -> None:
     """Seconds per decision of every built-in player of every game, on one core: the mean
     and the worst over seeds 0..GAMES-1 (goal: the worst at most 1 s)."""
-    from storyteller.play.session import AutoPlayer, SeededSource
+    from storyteller.play.session import AutoPlayer
+    from storyteller.core.sources import SeededSource
 
     count = int(sys.argv[sys.argv.index("--games") + 1]) if "--games" in sys.argv else games
     for game in game_names():

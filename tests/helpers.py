@@ -47,8 +47,10 @@ def questions_before_first_move(game_name: str, seed: str, variants=()) -> int:
     a prompt the terminal shows, and Enter skips): those its opening cards raise, and the
     question before the first move."""
     from storyteller import registry
-    from storyteller.play.questions import Asker, Seen
-    from storyteller.play.session import SeededSource
+    from storyteller.core.sources import SeededSource
+    from storyteller.log.events import CardDrawn, DiceRolled
+    from storyteller.log.replay import Step
+    from storyteller.play.questions import Asker
 
     reg = registry.get(game_name)
     rules = reg.rules
@@ -63,10 +65,10 @@ def questions_before_first_move(game_name: str, seed: str, variants=()) -> int:
         state.resolve(result)
         n += 1
         if isinstance(request, Draw):
-            event = {"n": n, "event": "draw", "card": result, "to": request.to, "deal": request.deal, "slot": request.slot}
+            event = CardDrawn(n, card=result, to=request.to, deal=request.deal, slot=request.slot)
         else:
-            event = {"n": n, "event": "roll", "dice": list(result), "index": request.index}
-        question = asker.ask(asker.hear(Seen(event["event"], event, state)), n + 1)
+            event = DiceRolled(n, dice=tuple(result), index=request.index)
+        question = asker.ask(asker.hear(Step(event, state, revealed=event)), n + 1)
         if question is not None:
             asker.asked(question.id, question.text)
             asked += 1

@@ -37,7 +37,8 @@ GAMES = ("carddom", "adaman", "cascades", "hexaract")
 def decisions(game: str, seed: str) -> list[str]:
     """The built-in player's moves for this deal (played without a log)."""
     from storyteller import registry
-    from storyteller.play.session import AutoPlayer, SeededSource
+    from storyteller.play.session import AutoPlayer
+    from storyteller.core.sources import SeededSource
 
     rules = registry.rules(game)
     variants = rules.parse_variants([])

@@ -14,7 +14,7 @@ from storyteller.games.adaman import core
 from storyteller.games.adaman.rules import BASIC, GAME, Control, Shift, payments
 from storyteller.games.adaman import GAME as REG
 from storyteller.core.rng import Stream
-from storyteller.play.session import SeededSource
+from storyteller.core.sources import SeededSource
 
 VARIANTS = [[], ["extended"], ["extra-personalities=3"]]
 

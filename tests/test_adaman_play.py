@@ -9,7 +9,7 @@ from helpers import play_one_move, settle
 from storyteller import registry
 from storyteller.core.engine import Action
 from storyteller.registry import rules as get_game
-from storyteller.play.session import SeededSource
+from storyteller.core.sources import SeededSource
 
 DOWN, ENTER, SPACE = "\x1b[B", "\r", " "
 

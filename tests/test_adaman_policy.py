@@ -10,7 +10,8 @@ from storyteller.games.adaman import GAME as REG
 from storyteller.games.adaman.players import AdamanGreedy
 from storyteller.games.adaman.search import AdamanSearch
 from storyteller.core.rng import Stream
-from storyteller.play.session import SeededSource, simulate
+from storyteller.core.sources import SeededSource
+from storyteller.play.session import simulate
 
 STANDARD = GAME.parse_variants([])
 EXTENDED = GAME.parse_variants(["extended"])

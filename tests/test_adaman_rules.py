@@ -25,7 +25,7 @@ from storyteller.games.adaman.rules import (
 from storyteller.games.adaman import GAME as REG
 from storyteller.games.adaman.players import AdamanGreedy
 from storyteller.core.rng import Stream
-from storyteller.play.session import SeededSource
+from storyteller.core.sources import SeededSource
 
 STANDARD = {"extended": "off", "extra-personalities": "0"}
 EXTENDED = {"extended": "on", "extra-personalities": "0"}

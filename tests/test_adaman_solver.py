@@ -14,7 +14,8 @@ from storyteller.games.adaman.rules import BASIC, GAME, PERSON, AdamanState
 from storyteller.games.adaman import GAME as REG, core
 from storyteller.games.adaman.players import AdamanGreedy
 from storyteller.games.adaman.solver import AdamanSolver
-from storyteller.play.session import SeededSource, simulate
+from storyteller.core.sources import SeededSource
+from storyteller.play.session import simulate
 
 STANDARD = GAME.parse_variants([])
 EXTENDED = GAME.parse_variants(["extended"])

@@ -16,12 +16,13 @@ import sys
 import time
 from pathlib import Path
 
+from storyteller.log.events import Correction, End, JournalEntry, Question, Undo
 import pytest
 
 from storyteller import registry
 from storyteller.study.analysis import analyse
 from storyteller.log.file import read
-from storyteller.play.session import SeededSource
+from storyteller.core.sources import SeededSource
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
@@ -220,9 +221,9 @@ def test_a_branch_shares_the_old_games_first_steps_and_the_old_log_is_untouched(
     assert hashlib.sha256(old.read_bytes()).hexdigest() == before, "the old log is never touched"
     old_log, branch = read(old), read(new)
     assert branch.events[:3] == old_log.events[:3]
-    assert branch.header["from_log"] == old.name and branch.header["from_step"] == 3
-    assert branch.header["seed"] == old_log.header["seed"] and branch.header["variants"] == old_log.header["variants"]
-    assert branch.end["result"] == "won"  # this time, leaving with the gold
+    assert branch.header.from_log == old.name and branch.header.from_step == 3
+    assert branch.header.seed == old_log.header.seed and branch.header.variants == old_log.header.variants
+    assert branch.end.result == "won"  # this time, leaving with the gold
     replayed = cli("replay", new)
     assert replayed.code == 0 and f"A branch of {old.name}" in replayed.out
     note = cli("export", new, "--playthrough", "--format", "obsidian")
@@ -231,17 +232,17 @@ def test_a_branch_shares_the_old_games_first_steps_and_the_old_log_is_untouched(
 
 def test_a_branch_of_a_real_tables_game_keeps_the_cards_turned_up(cli, tmp_path):
     old = EXAMPLES / "carddom-table.jsonl"
-    fixed = next(e for e in read(old).events if e["event"] == "correction")
-    r = cli("play", "--from", old, "--step", str(fixed["of"]))  # the card entered wrong there
-    assert r.code == 2 and f"corrected at step {fixed['n']}" in r.err and len(r.err.strip().splitlines()) == 1
+    fixed = next(e for e in read(old).events if isinstance(e, Correction))
+    r = cli("play", "--from", old, "--step", str(fixed.of))  # the card entered wrong there
+    assert r.code == 2 and f"corrected at step {fixed.n}" in r.err and len(r.err.strip().splitlines()) == 1
     answers = tmp_path / "quit.txt"
     answers.write_text("", encoding="utf-8")
     new = tmp_path / "table-branch.jsonl"
-    step = fixed["n"]
+    step = fixed.n
     r = cli("play", "--from", old, "--step", str(step), "--log", new, "--answers", answers)
     assert r.code in (0, 130), r.err  # the answers run out at once: saved
     branch = read(new)
-    assert branch.events[:step] == read(old).events[:step] and branch.header["source"] == read(old).header["source"]
+    assert branch.events[:step] == read(old).events[:step] and branch.header.source == read(old).header.source
     assert cli("replay", new).code == 0
 
 
@@ -254,8 +255,8 @@ def test_a_branch_of_a_log_older_than_logged_questions_replays_without_notes(cli
     r = cli("play", "--from", EXAMPLES / "carddom-lost.jsonl", "--step", "8", "--log", new, "--answers", answers)
     assert r.code == 0, r.err
     branch = read(new)
-    asked = [e for e in branch.events if e["event"] == "question"]
-    assert asked and any(e["event"] == "journal" and e.get("question") == asked[0]["n"] for e in branch.events)
+    asked = [e for e in branch.events if isinstance(e, Question)]
+    assert asked and any(isinstance(e, JournalEntry) and e.question == asked[0].n for e in branch.events)
     replayed = cli("replay", new)
     assert replayed.code == 0 and "note:" not in replayed.out, replayed.out
 
@@ -268,14 +269,14 @@ def test_a_step_beyond_the_log_is_one_line(cli, step, says):
 
 def test_the_end_and_a_step_taken_back_are_refused_in_one_line(cli, tmp_path):
     log = read(EXAMPLES / "carddom-won.jsonl")
-    end = next(e for e in log.events if e["event"] == "end")
-    for step in (end["n"], len(log.events)):
+    end = next(e for e in log.events if isinstance(e, End))
+    for step in (end.n, len(log.events)):
         r = cli("play", "--from", EXAMPLES / "carddom-won.jsonl", "--step", str(step))
-        assert r.code == 2 and "the end of the game" in r.err and f"--step {end['n'] - 1}" in r.err
-    undone = next(p for p in sorted(EXAMPLES.glob("*.jsonl")) if any(e["event"] == "undo" for e in read(p).events))
+        assert r.code == 2 and "the end of the game" in r.err and f"--step {end.n - 1}" in r.err
+    undone = next(p for p in sorted(EXAMPLES.glob("*.jsonl")) if any(isinstance(e, Undo) for e in read(p).events))
     events = read(undone).events
-    undo = next(e for e in events if e["event"] == "undo")
-    r = cli("play", "--from", undone, "--step", str(undo["of"]), "--log", tmp_path / "x.jsonl")
+    undo = next(e for e in events if isinstance(e, Undo))
+    r = cli("play", "--from", undone, "--step", str(undo.of), "--log", tmp_path / "x.jsonl")
     assert r.code == 2 and "taken back" in r.err and len(r.err.strip().splitlines()) == 1
     assert not (tmp_path / "x.jsonl").exists()
 

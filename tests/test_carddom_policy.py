@@ -11,7 +11,7 @@ from helpers import Stacked, act, settle
 from storyteller.games.carddom.rules import GAME, neighbours
 from storyteller.games.carddom import GAME as REG
 from storyteller.games.carddom.players import IDS, INDEX, CarddomGreedy, Hands, View, children, options_of, win_chance
-from storyteller.play.session import SeededSource
+from storyteller.core.sources import SeededSource
 
 STANDARD = {"jokers": "revealed", "overlord": "back-row"}
 VARIANTS = [

@@ -14,7 +14,8 @@ from storyteller.core.engine import Budget
 from storyteller.games.carddom.rules import GAME
 from storyteller.games.carddom import GAME as REG
 from storyteller.games.carddom.solver import _fewest_takes
-from storyteller.play.session import SeededSource, simulate
+from storyteller.core.sources import SeededSource
+from storyteller.play.session import simulate
 
 STANDARD = {"jokers": "revealed", "overlord": "back-row"}
 ANYWHERE = {"jokers": "revealed", "overlord": "anywhere"}
@@ -55,7 +56,7 @@ def test_every_deal_the_greedy_wins_is_winnable_and_its_witness_replays(variants
 
 def test_a_witness_written_as_a_log_replays(tmp_path):
     from storyteller.log.file import read
-    from storyteller.play.session import walk
+    from storyteller.log.replay import walk
     from storyteller.study.simulation import witness
 
     verdict = solve(SeededSource("5", GAME, STANDARD))

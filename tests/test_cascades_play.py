@@ -12,7 +12,7 @@ from helpers import play_one_move
 from storyteller.registry import rules as get_game
 from storyteller.telling.export import render
 from storyteller.log.file import read
-from storyteller.play.session import SeededSource
+from storyteller.core.sources import SeededSource
 from storyteller.ui.terminal import Terminal
 
 ENTER = "\r"
@@ -107,7 +107,7 @@ def test_the_story_keeps_journal_entries_verbatim_and_renders_the_same(cli, tmp_
     r = cli("play", "cascades", "--seed", GREEDY_LOSES, "--answers", answers, "--log", path)
     assert r.code == 0, r.err
     log = read(path)
-    assert [e["text"] for e in log.journal()] == [source, note.splitlines()[0], last]
+    assert [e.text for e in log.journal()] == [source, note.splitlines()[0], last]
     story = render(log, "story")
     assert story == render(read(path), "story")
     assert f"> {source}" in story and f"> {note.splitlines()[0]}" in story
@@ -155,7 +155,7 @@ def test_the_plain_table_names_cards_in_words():
 def test_each_step_of_the_export_context_knows_its_pass(cli, tmp_path):
     import json
 
-    from storyteller.telling.export import context
+    from storyteller.telling.context import context
 
     path = tmp_path / "g.jsonl"
     assert cli("play", "cascades", "--seed", GREEDY_LOSES, "--auto", "greedy", "--log", path).code == 0

@@ -8,7 +8,8 @@ from helpers import Stacked, settle
 from storyteller.games.cascades.rules import GAME, RESERVES, Play, Turn
 from storyteller.games.cascades import GAME as REG
 from storyteller.core.rng import Stream
-from storyteller.play.session import SeededSource, simulate
+from storyteller.core.sources import SeededSource
+from storyteller.play.session import simulate
 
 BASIC = {"pawns-courts": "off"}
 PC = {"pawns-courts": "on"}

@@ -17,7 +17,7 @@ from storyteller.games.cascades.rules import (
 )
 from storyteller.games.cascades import GAME as REG
 from storyteller.core.rng import Stream
-from storyteller.play.session import SeededSource
+from storyteller.core.sources import SeededSource
 
 BASIC = {"pawns-courts": "off"}
 PC = {"pawns-courts": "on"}

@@ -13,7 +13,7 @@ from storyteller.games.cascades import GAME as REG
 from storyteller.games.cascades.players import signature, tops_of
 from storyteller.games.cascades.solver import Deck, known, settled
 from storyteller.core.rng import Stream
-from storyteller.play.session import SeededSource
+from storyteller.core.sources import SeededSource
 
 BASIC = {"pawns-courts": "off"}
 PC = {"pawns-courts": "on"}

@@ -410,8 +410,9 @@ def test_questions_asked_at_the_terminal_for_each_setting(game, tmp_path):
 def test_key_moments_are_each_games_turning_points(tmp_path):
     """The questions key-moments asks are those every-reveal asks at the game's turning
     points (the occasions the game marks as key), and no others."""
-    from storyteller.play.questions import Asker, Seen
-    from storyteller.play.session import walk
+    from storyteller.log.events import Question
+    from storyteller.log.replay import walk
+    from storyteller.play.questions import Asker
 
     for name in COUNTS:
         key = questions_asked(name, "2", "key-moments", tmp_path)
@@ -419,33 +420,35 @@ def test_key_moments_are_each_games_turning_points(tmp_path):
         steps = walk(read(tmp_path / f"{name}-key-moments.jsonl"), keep_steps=True).steps
         marked = []
         for step in steps:
-            if step.kind in ("draw", "roll", "decision"):
-                occasion = asker.hear(Seen(step.kind, step.event, step.after, step.before, step.move))
+            if step.revealed is not None or step.move is not None:
+                occasion = asker.hear(step)
                 if occasion is not None and occasion.key:
                     marked.append(step.n)
-        asked = [s.event for s in steps if s.kind == "question" and s.event.get("about") is not None][:-1]
+        asked = [s.event for s in steps if isinstance(s.event, Question) and s.event.about is not None][:-1]
         assert len(asked) == len(key)
-        assert all(e["about"] in marked for e in asked), name  # each asked at a turning point
+        assert all(e.about in marked for e in asked), name  # each asked at a turning point
         assert len(asked) == len(marked), name  # and at each of them
 
 
 def test_hexaracts_turning_points_are_the_first_ace_crowns_and_rolls_of_note():
     """The first Ace asks (why you set out); the other Aces and the cards coming onto the
     road are told without a question (the night asks about the day); three sixes ask."""
-    from storyteller.play.questions import Game, Seen
+    from storyteller.log.events import CardDrawn, DiceRolled
+    from storyteller.log.replay import Step
+    from storyteller.play.questions import Game
 
     q = registry.get("hexaract").questions
     state = registry.rules("hexaract").new_state({})
     game = Game()
 
     def occasion(event):
-        return q.occasion(Seen(event["event"], event, state), game)
+        return q.occasion(Step(event, state, revealed=event), game)
 
-    assert occasion({"event": "draw", "n": 1, "card": "ace-of-moons", "to": "ace token", "slot": 0}).key
-    assert occasion({"event": "draw", "n": 2, "card": "ace-of-suns", "to": "ace token", "slot": 1}) is None
-    assert occasion({"event": "draw", "n": 3, "card": "huntress", "to": "journey 1", "slot": 0}) is None
-    assert occasion({"event": "draw", "n": 3, "card": "author", "to": "journey 1", "slot": 0}) is None
-    assert occasion({"event": "roll", "n": 4, "dice": [6, 6, 6, 2, 3], "index": 0}).role.role == "@roll-best"
+    assert occasion(CardDrawn(1, card="ace-of-moons", to="ace token", deal=0, slot=0)).key
+    assert occasion(CardDrawn(2, card="ace-of-suns", to="ace token", deal=0, slot=1)) is None
+    assert occasion(CardDrawn(3, card="huntress", to="journey 1", deal=0, slot=0)) is None
+    assert occasion(CardDrawn(3, card="author", to="journey 1", deal=0, slot=0)) is None
+    assert occasion(DiceRolled(4, dice=(6, 6, 6, 2, 3), index=0)).role.role == "@roll-best"
 
 
 @pytest.mark.parametrize("questions", config.QUESTIONS)

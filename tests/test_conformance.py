@@ -24,10 +24,14 @@ from markdown_it import MarkdownIt
 from helpers import variant_sets
 from storyteller import registry
 from storyteller.core.engine import Action, Draw, Move, RuleError
-from storyteller.telling.export import context, render
+from storyteller.telling.export import render
+from storyteller.telling.context import context
 from storyteller.log.file import read
 from storyteller.core.rng import Stream
-from storyteller.play.session import SeededSource, Session, walk
+from storyteller.core.sources import SeededSource
+from storyteller.log.events import CardDrawn, DiceRolled
+from storyteller.play.session import Session
+from storyteller.log.replay import walk
 
 PLUGINS = Path(__file__).resolve().parent / "plugins"
 SEEDS = 30
@@ -127,11 +131,10 @@ def test_random_play_keeps_the_house_rules(name):
                         # A card can be any card of its pile that is not on the table yet.
                         assert request.options == set(game.deck(variants, request.pile)) - on_table
                         assert outcome in request.options, f"{name} seed {seed}: the seed deals a card the rules do not allow"
-                        event = {"n": n + 1, "event": "draw", "card": outcome, "to": request.to,
-                                 "deal": request.deal, "slot": request.slot}
+                        event = CardDrawn(n + 1, card=outcome, to=request.to, deal=request.deal, slot=request.slot)
                         drawn.add(outcome)
                     else:
-                        event = {"n": n + 1, "event": "roll", "dice": list(outcome), "index": request.index}
+                        event = DiceRolled(n + 1, dice=tuple(outcome), index=request.index)
                     assert teller.draw_text(event) and teller.meaning(event, seed, variants)
                     teller.question(event, seed)
                     state.resolve(outcome)

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from storyteller.log.file import TruncatedLog, read
-from storyteller.play.session import walk
+from storyteller.log.replay import walk
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="SIGKILL and the lock it leaves are POSIX")
 
@@ -47,8 +47,8 @@ def start(game: str, answers_file: Path, log: Path, env: dict) -> subprocess.Pop
     )
 
 
-def plain(events: list[dict]) -> list[dict]:
-    return [{k: v for k, v in e.items() if k != "at"} for e in events]
+def plain(events: list) -> list[dict]:
+    return [{k: v for k, v in e.record().items() if k != "at"} for e in events]
 
 
 @pytest.mark.timeout(120)

@@ -13,24 +13,25 @@ from pathlib import Path
 import pytest
 
 from storyteller.telling.export import render
+from storyteller.log.events import Correction
 from storyteller.log.file import read
-from storyteller.play.session import walk
+from storyteller.log.replay import walk
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 LOGS = sorted(EXAMPLES.glob("*.jsonl"))
 
 
 def test_there_are_examples_of_each_outcome():
-    outcomes = {(read(p).game, read(p).end["result"]) for p in LOGS}
+    outcomes = {(read(p).game, read(p).end.result) for p in LOGS}
     assert ("carddom", "won") in outcomes and ("carddom", "lost") in outcomes
     assert {("adaman", "won"), ("adaman", "lost"), ("adaman", "utter loss")} <= outcomes
     assert {("hexaract", "won"), ("hexaract", "lost")} <= outcomes
     assert {("cascades", "won"), ("cascades", "lost")} <= outcomes
     for path in LOGS:
         assert len(read(path).journal()) >= 3, f"{path.name} needs journal entries"
-    sources = {(read(p).game, read(p).header["source"]) for p in LOGS}
+    sources = {(read(p).game, read(p).header.source) for p in LOGS}
     assert {("carddom", "physical cards"), ("hexaract", "physical")} <= sources  # played at a real table
-    assert any(e["event"] == "correction" for p in LOGS for e in read(p).events)
+    assert any(isinstance(e, Correction) for p in LOGS for e in read(p).events)
 
 
 @pytest.mark.parametrize("path", LOGS, ids=lambda p: p.name)
@@ -63,8 +64,9 @@ REPLAY_ELSEWHERE = """
 import hashlib, json, sys
 from pathlib import Path
 from storyteller.telling.export import render
+from storyteller.log.events import Correction
 from storyteller.log.file import read
-from storyteller.play.session import walk
+from storyteller.log.replay import walk
 out = {}
 for name in sys.argv[1:]:
     log = read(Path(name))

@@ -91,10 +91,11 @@ def test_markdown_parses_as_commonmark_with_headings(cli, story_log):
 def test_journal_text_with_markdown_characters_stays_inside_its_quote(cli, tmp_path):
     tricky = "# not a heading\n- not a list"
     r, path = play(cli, tmp_path, "enter 1", "quit")
+    from storyteller.log.events import JournalEntry
     from storyteller.log.file import LogWriter, read
 
     writer = LogWriter.reopen(read(path))
-    writer.append("journal", text=tricky)
+    writer.append(JournalEntry(writer.next, text=tricky))
     writer.close()
     text = cli("export", path, "--story").out
     assert "> # not a heading\n> - not a list" in text
@@ -198,7 +199,7 @@ def test_the_context_document_is_plain_json_and_every_field_is_documented():
     from pathlib import Path
 
     from storyteller import registry
-    from storyteller.telling.export import context
+    from storyteller.telling.context import context
     from storyteller.log.file import read
 
     doc = (Path(__file__).resolve().parents[1] / "docs" / "context.md").read_text(encoding="utf-8")
@@ -226,10 +227,11 @@ ESCAPES_IN_TEXT = (
 
 
 def add_journal(path: Path, text: str) -> None:
+    from storyteller.log.events import JournalEntry
     from storyteller.log.file import LogWriter, read
 
     writer = LogWriter.reopen(read(path))
-    writer.append("journal", text=text)
+    writer.append(JournalEntry(writer.next, text=text))
     writer.close()
 
 
@@ -247,7 +249,7 @@ def test_escape_sequences_in_journal_text_reach_neither_the_terminal_nor_the_fil
     assert printed.out == written
     from storyteller.log.file import read
 
-    assert read(path).journal()[-1]["text"] == ESCAPES_IN_TEXT  # the log keeps the player's words
+    assert read(path).journal()[-1].text == ESCAPES_IN_TEXT  # the log keeps the player's words
 
 
 # -- commands and code spans that hold any seed --------------------------------------------
@@ -372,7 +374,8 @@ def test_no_example_playthrough_has_a_code_block(path):
 @pytest.mark.parametrize("name, shift", [("cascades-lost", 900), ("hexaract-won", 9_900), ("carddom-won", 99_990)])
 def test_list_items_hold_their_parts_at_any_event_number(name, shift):
     from storyteller import registry
-    from storyteller.telling.export import RENDERERS, context
+    from storyteller.telling.export import RENDERERS
+    from storyteller.telling.context import context
     from storyteller.log.file import read
 
     log = read(EXAMPLES / f"{name}.jsonl")
@@ -414,14 +417,14 @@ def test_an_export_shows_the_rules_words_never_the_logs_text(cli, tmp_path):
 
 
 def test_the_steps_words_are_the_rules_words_for_every_example():
-    from storyteller.telling.export import context
+    from storyteller.telling.context import context
     from storyteller.log.file import read
-    from storyteller.play.session import walk
+    from storyteller.log.replay import walk
 
     for path in sorted(EXAMPLES.glob("*.jsonl")):
         log = read(path)
         w = walk(log, keep_steps=True)
-        said = {s.n: s.before.describe(s.move) for s in w.steps if s.kind == "decision"}
+        said = {s.n: s.before.describe(s.move) for s in w.steps if s.move is not None}
         for step in context(log)["steps"]:
             if step["kind"] == "decision":
                 assert step["text"] == said[step["n"]]

@@ -16,7 +16,8 @@ import pytest
 from markdown_it import MarkdownIt
 
 from storyteller import registry
-from storyteller.telling.export import RENDERERS, context, schema, to_json
+from storyteller.telling.export import RENDERERS, schema, to_json
+from storyteller.telling.context import context
 from storyteller.log.file import read
 from storyteller.core.words import clean
 

@@ -17,7 +17,8 @@ from storyteller.core.engine import Draw
 from storyteller.telling.export import render
 from storyteller.log.file import read
 from storyteller.registry import rules as get_game
-from storyteller.play.session import SeededSource, Session
+from storyteller.core.sources import SeededSource
+from storyteller.play.session import Session
 
 DOWN, ENTER = "\x1b[B", "\r"
 SEED = "22"

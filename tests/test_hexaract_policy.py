@@ -12,7 +12,7 @@ from storyteller.games.hexaract import players as hexaract_policy
 from storyteller.games.hexaract.rules import ACES, GAME, Done, Pay, Spend
 from storyteller.games.hexaract import GAME as REG
 from storyteller.core.rng import Stream
-from storyteller.play.session import SeededSource
+from storyteller.core.sources import SeededSource
 from tests.helpers import Stacked, act, settle
 
 

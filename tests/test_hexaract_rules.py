@@ -16,7 +16,7 @@ from storyteller.core.engine import Draw, Roll, RuleError
 from storyteller.games.hexaract.rules import GAME, Assign, Done, HexaractState, Pay, Spend, journey_to, place_of
 from storyteller.games.hexaract import GAME as REG
 from storyteller.core.rng import Stream
-from storyteller.play.session import SeededSource
+from storyteller.core.sources import SeededSource
 from tests.helpers import Stacked, act, keys, settle
 
 ACES = ("ace-of-moons", "ace-of-suns", "ace-of-waves", "ace-of-leaves", "ace-of-wyrms", "ace-of-knots")

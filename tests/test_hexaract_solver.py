@@ -11,7 +11,8 @@ from storyteller.games.hexaract import solver as hex_solver
 from storyteller.games.hexaract.core import SUIT_INDICES
 from storyteller.games.hexaract.rules import ACES, DECK, GAME
 from storyteller.games.hexaract import GAME as REG
-from storyteller.play.session import SeededSource, Session, simulate
+from storyteller.core.sources import SeededSource
+from storyteller.play.session import Session, simulate
 from tests.helpers import Stacked, settle
 
 

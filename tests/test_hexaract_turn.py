@@ -12,7 +12,7 @@ from storyteller.games.hexaract import core as turn
 from storyteller.games.hexaract.rules import DONE, GAME, _final_supplies, suits_of
 from storyteller.games.hexaract import GAME as REG
 from storyteller.core.rng import Stream
-from storyteller.play.session import SeededSource
+from storyteller.core.sources import SeededSource
 
 
 def rule_ends(state) -> set[tuple]:

@@ -104,7 +104,7 @@ def test_the_page_reads_in_order_without_the_pictures(path):
     story may tell an entry with the place it is about), and in the order they were written
     in the playthrough."""
     log = read(path)
-    firsts = [squash(e["text"]).split(". ")[0][:60] for e in log.journal()]
+    firsts = [squash(e.text).split(". ")[0][:60] for e in log.journal()]
     markdown = squash(render(log, "story"))
     told = sorted(firsts, key=lambda f: markdown.find(f))
     assert all(markdown.find(f) >= 0 for f in firsts)
@@ -463,7 +463,7 @@ def test_the_pdf_is_printed_by_the_browser_with_the_pages_print_rules(cli, tmp_p
     everything = " ".join(pages)
     assert "Hide the moves" not in everything and "The moves" not in everything, "no controls, no folded moves in print"
     assert "The journey" in everything
-    first_entry = squash(read(log).journal()[0]["text"]).split(" ")[:6]
+    first_entry = squash(read(log).journal()[0].text).split(" ")[:6]
     assert " ".join(first_entry) in everything.replace("’", "'")
 
 

@@ -6,6 +6,8 @@ not hang.
 
 from __future__ import annotations
 
+import dataclasses
+
 import io
 import os
 import sys
@@ -17,6 +19,7 @@ from prompt_toolkit.output import DummyOutput
 from rich.console import Console
 
 from conftest import last_of, read_events
+from storyteller.log.events import Decision
 from storyteller.registry import rules as get_game
 from storyteller.log.file import read
 from storyteller.play.session import SaveAndQuit, Session
@@ -100,11 +103,11 @@ def test_a_branch_just_made_says_where_it_comes_from_then_welcomes_back(tmp_path
 
     result, old, _ = run_player(tmp_path, "Hello." + ENTER + ENTER + ENTER + ENTER + menu_keys(9))
     log = read(old)
-    step = next(e["n"] for e in log.events if e["event"] == "decision")
+    step = next(e.n for e in log.events if isinstance(e, Decision))
     branch = tmp_path / "branch.jsonl"
-    writer = LogWriter.create(branch, {**log.header, "from_log": old.name, "from_step": step})
+    writer = LogWriter.create(branch, dataclasses.replace(log.header, from_log=old.name, from_step=step))
     for e in log.events[:step]:
-        writer.append(e["event"], **{k: v for k, v in e.items() if k not in ("n", "event")})
+        writer.append(e)
     writer.close()
 
     def opening(path):

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from storyteller.log.file import read
-from storyteller.play.session import walk
+from storyteller.log.replay import walk
 
 HOLD = """
 import sys

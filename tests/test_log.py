@@ -3,6 +3,7 @@ set aside on request, a full disk and a second writer each one clear line."""
 
 from __future__ import annotations
 
+import dataclasses
 import errno
 import json
 import os
@@ -13,6 +14,7 @@ import pytest
 from conftest import last_of, read_events
 
 import storyteller.log.file as log_module
+from storyteller.log.events import CardDrawn, Header, JournalEntry
 from storyteller.log.file import LogError, LogLocked, LogWriter, TruncatedLog, parse, read
 
 HEADER = {"storyteller": "log", "schema": 1, "game": "carddom", "variants": {}, "seed": "7", "source": "seeded"}
@@ -87,7 +89,7 @@ def test_the_header_keys_this_version_writes_are_accepted(tmp_path, cli):
     assert cli("play", "carddom", "--seed", "7", "--auto", "random", "--log", path).code == 0
     header = read_events(path)[0]
     assert set(header) == {"storyteller", "schema", "game", "variants", "seed", "source", "version", "started", "mode"}
-    assert read(path).header == header
+    assert read(path).header.record() == header
 
 
 # -- events ------------------------------------------------------------------------------
@@ -141,7 +143,7 @@ def test_a_bad_event_field_is_named_with_its_line(event, words):
 
 def test_about_and_of_must_name_earlier_events_of_their_kind():
     journal = {"n": 2, "event": "journal", "text": "x", "about": 1}
-    assert parse(text_of(HEADER, DRAW, journal)).events[1]["about"] == 1
+    assert parse(text_of(HEADER, DRAW, journal)).events[1].about == 1
     decision = {"n": 2, "event": "decision", "action": "enter 1"}
     message = refused(HEADER, DRAW, decision, {"n": 3, "event": "journal", "text": "x", "about": 2}, {**DRAW, "n": 4})
     assert "line 4: 'about' must name an earlier draw or roll; event 2 is not one" in message
@@ -289,33 +291,33 @@ def test_logs_are_written_with_newline_line_ends_only(tmp_path):
     """Lines end in \\n on every system: the writer writes bytes (O_BINARY on Windows), never
     through text-mode newline translation; a carriage return in the words stays escaped."""
     path = tmp_path / "nl.jsonl"
-    with LogWriter.create(path, {k: v for k, v in HEADER.items() if k not in ("storyteller", "schema")}) as w:
-        w.append("journal", text="one\r\ntwo\rthree")
+    with LogWriter.create(path, Header.read(HEADER)) as w:
+        w.append(JournalEntry(w.next, text="one\r\ntwo\rthree"))
     data = path.read_bytes()
     assert data.count(b"\n") == 2 and b"\r" not in data and data.endswith(b"\n")
-    assert read(path).events[0]["text"] == "one\r\ntwo\rthree"
+    assert read(path).events[0].text == "one\r\ntwo\rthree"
 
 
 def test_text_that_is_not_unicode_is_written_as_the_replacement_character(tmp_path):
     path = tmp_path / "s.jsonl"
-    with LogWriter.create(path, {k: v for k, v in HEADER.items() if k not in ("storyteller", "schema")}) as w:
-        w.append("draw", card="10C", to="stack 1 location", deal=0, slot=0)
-        event = w.append("journal", text="half \ud800 a character", about=1)
-    assert event["text"] == "half \ufffd a character"
-    assert read(path).events[-1]["text"] == "half \ufffd a character"
+    with LogWriter.create(path, Header.read(HEADER)) as w:
+        w.append(CardDrawn(w.next, card="10C", to="stack 1 location", deal=0, slot=0))
+        event = w.append(JournalEntry(w.next, text="half \ud800 a character", about=1))
+    assert event.text == "half \ufffd a character"
+    assert read(path).events[-1].text == "half \ufffd a character"
 
 
 def test_the_writer_never_writes_what_the_reader_would_refuse(tmp_path):
     path = tmp_path / "w.jsonl"
-    with LogWriter.create(path, {k: v for k, v in HEADER.items() if k not in ("storyteller", "schema")}) as w:
+    with LogWriter.create(path, Header.read(HEADER)) as w:
         before = path.read_bytes()
         with pytest.raises(LogError, match="cannot write this journal event: 'text' is 100,001 characters long"):
-            w.append("journal", text="x" * 100_001)
+            w.append(JournalEntry(w.next, text="x" * 100_001))
         with pytest.raises(LogError, match="'about' must be the number of an earlier draw or roll"):
-            w.append("journal", text="x", about=3)
+            w.append(JournalEntry(w.next, text="x", about=3))
         assert path.read_bytes() == before
     with pytest.raises(LogError, match="line 1: 'seed' is not a seed"):
-        LogWriter.create(tmp_path / "v.jsonl", {**HEADER, "seed": " padded"})
+        LogWriter.create(tmp_path / "v.jsonl", dataclasses.replace(Header.read(HEADER), seed=" padded"))
     assert not (tmp_path / "v.jsonl").exists()
 
 
@@ -376,8 +378,8 @@ def test_a_full_disk_during_play_is_one_line_with_the_command_to_go_on(cli, tmp_
 
 def test_a_write_cut_short_by_a_full_disk_leaves_no_half_line(tmp_path, monkeypatch):
     path = tmp_path / "half.jsonl"
-    with LogWriter.create(path, {k: v for k, v in HEADER.items() if k not in ("storyteller", "schema")}) as w:
-        w.append("draw", card="10C", to="stack 1 location", deal=0, slot=0)
+    with LogWriter.create(path, Header.read(HEADER)) as w:
+        w.append(CardDrawn(w.next, card="10C", to="stack 1 location", deal=0, slot=0))
         before = path.read_bytes()
 
         def half_then_full(fd, data):
@@ -386,7 +388,7 @@ def test_a_write_cut_short_by_a_full_disk_leaves_no_half_line(tmp_path, monkeypa
 
         monkeypatch.setattr(log_module, "_write_all", half_then_full)
         with pytest.raises(log_module.DiskFull, match="saved up to event 1"):
-            w.append("journal", text="a long entry " * 50, about=1)
+            w.append(JournalEntry(w.next, text="a long entry " * 50, about=1))
         assert path.read_bytes() == before
         assert len(w.log.events) == 1
 
@@ -406,12 +408,12 @@ def test_a_new_log_whose_header_fails_in_place_is_removed(tmp_path, monkeypatch)
     """Where the header is written in place (no hard links: Windows, some file systems)."""
     monkeypatch.setattr(log_module.os, "link", lambda a, b: (_ for _ in ()).throw(OSError(errno.EPERM, "no links")))
     ok = tmp_path / "ok.jsonl"
-    LogWriter.create(ok, {k: v for k, v in HEADER.items() if k not in ("storyteller", "schema")}).close()
-    assert read(ok).header["seed"] == "7"
+    LogWriter.create(ok, Header.read(HEADER)).close()
+    assert read(ok).header.seed == "7"
     monkeypatch.setattr(log_module, "_write_all", no_space)
     path = tmp_path / "in-place.jsonl"
     with pytest.raises(log_module.DiskFull):
-        LogWriter.create(path, {k: v for k, v in HEADER.items() if k not in ("storyteller", "schema")})
+        LogWriter.create(path, Header.read(HEADER))
     assert not path.exists()
 
 
@@ -463,5 +465,5 @@ def test_a_temporary_header_left_by_a_killed_process_with_our_id_is_replaced(tmp
     path = tmp_path / "g.jsonl"
     stale = tmp_path / f".g.jsonl.{os.getpid()}.new"
     stale.write_text("half a head")
-    LogWriter.create(path, {k: v for k, v in HEADER.items() if k not in ("storyteller", "schema")}).close()
-    assert read(path).header["seed"] == "7" and not stale.exists()
+    LogWriter.create(path, Header.read(HEADER)).close()
+    assert read(path).header.seed == "7" and not stale.exists()

@@ -10,7 +10,7 @@ import pytest
 from conftest import read_events
 
 from storyteller.log.file import read
-from storyteller.play.session import walk
+from storyteller.log.replay import walk
 
 GAMES = ["carddom", "adaman", "cascades", "hexaract"]
 

@@ -21,7 +21,8 @@ from storyteller.telling.export import pictures, render
 from storyteller.games.adaman import picture
 from storyteller.games.adaman.rules import BASIC, COURT_LIMIT, EXCUSE, PERSON, AdamanState, Control
 from storyteller.log.file import GameLog, read
-from storyteller.play.session import AutoPlayer, Session, walk
+from storyteller.play.session import AutoPlayer, Session
+from storyteller.log.replay import walk
 
 SVG = "{http://www.w3.org/2000/svg}"
 ROWS = {"court": 12, "capital": 12 + CARD_H + 22, "resources": 12 + 2 * (CARD_H + 22)}  # each row's top
@@ -263,7 +264,7 @@ def test_moments_give_one_picture_per_section_in_order(walks):
     for w in walks:
         found = picture.moments(w.steps)
         assert all(0 <= k < len(w.steps) and not w.steps[k].undone for k in found)
-        people = [k for k in found if w.steps[k].kind == "decision"
+        people = [k for k in found if w.steps[k].move is not None
                   and isinstance(w.steps[k].move, Control) and PERSON[w.steps[k].move.target]]
         assert [w.steps[k].move.target for k in people] == w.state.controlled  # one per personality, in order
         assert found == sorted(found)
@@ -304,7 +305,7 @@ def test_the_first_moves_have_a_section_when_the_plot_opens_without_a_personalit
     assert any(s.undone for s in w.steps)
     found = picture.moments(w.steps)
     assert all(not w.steps[k].undone for k in found)
-    assert found[1] == found[0] and w.steps[found[0] + 1].kind == "decision"
+    assert found[1] == found[0] and w.steps[found[0] + 1].move is not None
     assert len(found) == 2 + len(w.state.controlled)
     html = render(log, "story", format="html")
     assert len(parsed(html).sections) == len(found) and "The first moves" in html
@@ -313,7 +314,7 @@ def test_the_first_moves_have_a_section_when_the_plot_opens_without_a_personalit
     w = walk(log, keep_steps=True)
     found = picture.moments(w.steps)
     first = w.steps[found[1]]
-    assert first.kind == "decision" and not PERSON[first.move.target] and found[1] == found[0] + 1
+    assert first.move is not None and not PERSON[first.move.target] and found[1] == found[0] + 1
     html = render(log, "story", format="html")
     assert len(parsed(html).sections) == len(found) and "The first moves" in html
 

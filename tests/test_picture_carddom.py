@@ -18,11 +18,13 @@ import pytest
 
 from storyteller import registry
 from storyteller.core.cards import card
-from storyteller.telling.export import context, render
+from storyteller.telling.export import render
+from storyteller.telling.context import context
 from storyteller.games.carddom import picture
 from storyteller.games.carddom.rules import COLUMNS, DEPTH, row_of
 from storyteller.log.file import read
-from storyteller.play.session import AutoPlayer, Session, walk
+from storyteller.play.session import AutoPlayer, Session
+from storyteller.log.replay import walk
 
 SVG = "{http://www.w3.org/2000/svg}"
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
@@ -88,7 +90,7 @@ def states(walks):
     for w in walks:
         yield w.steps[0].before
         for step in w.steps:
-            if step.kind in ("draw", "decision") and not step.undone and not step.corrected:
+            if (step.drawn is not None or step.move is not None) and not step.undone and not step.corrected:
                 yield step.after
 
 
@@ -258,7 +260,7 @@ def test_moments_give_one_picture_per_chapter_of_the_road_in_order(logs, walks):
             assert not step.undone and not step.corrected
             assert step.after.position == chapter["stack"]
             assert step.after.stacks[chapter["stack"] - 1], "the place is seen: its location turned up"
-            assert step.event["to"] == f"stack {chapter['stack']} location"
+            assert step.drawn.to == f"stack {chapter['stack']} location"
 
 
 def test_an_undone_move_brings_no_picture(walks):
@@ -338,7 +340,7 @@ def test_the_html_story_renders_parses_and_holds_its_pictures(logs, walks):
 
 def test_the_html_story_escapes_the_players_words(logs):
     log = logs[0]
-    assert any(SCRIPT in e["text"] for e in log.journal())
+    assert any(SCRIPT in e.text for e in log.journal())
     page = render(log, "story", format="html")
     assert "<script" not in page and "<b>bold</b>" not in page
     assert "&lt;script&gt;alert(" in page and "&lt;b&gt;bold&lt;/b&gt;" in page

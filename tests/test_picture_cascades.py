@@ -21,7 +21,8 @@ from storyteller.telling.export import pictures, render
 from storyteller.games.cascades import picture
 from storyteller.games.cascades.rules import RESERVES, TIERS, Play, place_of, reserve_draw
 from storyteller.log.file import read
-from storyteller.play.session import AutoPlayer, Session, walk
+from storyteller.play.session import AutoPlayer, Session
+from storyteller.log.replay import walk
 
 SVG = "{http://www.w3.org/2000/svg}"
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
@@ -216,13 +217,13 @@ def test_moments_give_one_turning_point_per_section(walks):
         assert len(found) == SECTIONS
         assert all(0 <= i < len(steps) and not steps[i].undone for i in found)
         source = steps[found[0]]
-        assert source.kind == "draw" and place_of(source.event["to"]) == ("tier", 1)
+        assert source.drawn is not None and place_of(source.drawn.to) == ("tier", 1)
         plays = [i for i, s in enumerate(steps) if not s.undone and isinstance(s.move, Play)]
         third = [i for i in plays if steps[i].move.tier == 3]
         if third:
             assert found[1] == third[0]
         else:
-            assert reserve_draw(steps[found[1]].event["to"], steps[found[1]].event["slot"]) == (RESERVES, True)
+            assert reserve_draw(steps[found[1]].drawn.to, steps[found[1]].drawn.slot) == (RESERVES, True)
         for t in range(1, TIERS + 1):
             last = [i for i in plays if steps[i].move.tier == t]
             if last:

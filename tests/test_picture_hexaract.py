@@ -19,7 +19,8 @@ from storyteller.games.hexaract.rules import HARM_LIMIT
 from storyteller.log.file import read
 from storyteller.registry import rules as get_game
 from storyteller.core.rng import Stream
-from storyteller.play.session import Session, walk
+from storyteller.play.session import Session
+from storyteller.log.replay import walk
 
 SVG = "{http://www.w3.org/2000/svg}"
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -66,7 +67,7 @@ def states(w):
     between moves, undone ones included."""
     out = [w.state]
     out += [w.steps[i].after if i >= 0 else w.state for i in moments(w.steps)]
-    out += [s.after for s in w.steps if s.kind in ("decision", "roll")]
+    out += [s.after for s in w.steps if (s.move is not None or s.rolled is not None)]
     return out
 
 
@@ -218,10 +219,10 @@ def test_a_location_shows_its_tokens_and_what_it_lacks(walks):
 
 
 def test_moments_give_one_picture_per_section_of_the_story(walks, logs):
-    from storyteller.telling import export
+    from storyteller.telling.context import context
 
     for name, w in walks.items():
-        ctx, _ = export._context(read(logs[name]))
+        ctx = context(read(logs[name]))
         days = ctx["story"]["days"]
         m = moments(w.steps)
         assert len(m) == 1 + len(days) + 1  # setting out, each day, the ending
@@ -230,13 +231,13 @@ def test_moments_give_one_picture_per_section_of_the_story(walks, logs):
         standing = [i for i in m if i >= 0]
         assert standing == sorted(standing)
         # setting out: after the last card dealt before the first roll
-        first_roll = next((i for i, s in enumerate(w.steps) if s.kind == "roll"), len(w.steps))
-        assert w.steps[m[0]].kind == "draw" and m[0] < first_roll
+        first_roll = next((i for i, s in enumerate(w.steps) if s.rolled is not None), len(w.steps))
+        assert w.steps[m[0]].drawn is not None and m[0] < first_roll
         # each day: the table at its roll
         for day, i in zip(days, m[1:-1]):
             step = w.steps[i]
-            if step.kind == "roll":
-                assert step.event["index"] + 1 == day["number"] == step.after.turn
+            if step.rolled is not None:
+                assert step.rolled.index + 1 == day["number"] == step.after.turn
         # the ending: the table as the log leaves it
         last = w.steps[m[-1]].after if m[-1] >= 0 else w.state
         assert table(last).svg == table(w.state).svg

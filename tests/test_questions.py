@@ -15,8 +15,9 @@ from conftest import read_events
 from storyteller import registry
 from storyteller.core.cards import all_cards
 from storyteller.log.file import read
-from storyteller.play.questions import Asker, Game, Occasion, Role, Seen, history
-from storyteller.play.session import SeededSource, walk
+from storyteller.play.questions import Asker, Game, Occasion, Role, history
+from storyteller.core.sources import SeededSource
+from storyteller.log.replay import walk
 
 GAMES = ("carddom", "adaman", "cascades", "hexaract")
 YES_NO = re.compile(r"^(Is|Are|Was|Were|Do|Does|Did|Can|Could|Will|Would|Shall|Should|Has|Have|Had|May|Might)\b")

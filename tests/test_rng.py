@@ -6,7 +6,7 @@ from hypothesis import given, strategies as st
 
 from storyteller.registry import rules as get_game
 from storyteller.core.rng import Stream, fresh_seed, normalize_seed, seed_to_int
-from storyteller.play.session import SeededSource
+from storyteller.core.sources import SeededSource
 
 GOLDEN = {
     "0": "10D JH AD QC 10C KH 9S 9D KC KS 8D AC AS 8H 10H 9C QS 9H AH JS JK2 JC 10S 8S JD 7H 8C QH 7S KD 7D QD 7C JK1",

@@ -9,7 +9,9 @@ import pytest
 from conftest import read_events
 
 from storyteller.log.file import LogError, TruncatedLog, read
-from storyteller.play.session import SaveAndQuit, SeededSource, Session, walk
+from storyteller.play.session import SaveAndQuit, Session
+from storyteller.core.sources import SeededSource
+from storyteller.log.replay import walk
 from storyteller import registry
 from storyteller.registry import rules as get_game
 
@@ -291,12 +293,9 @@ def test_a_card_the_rules_refuse_is_never_written(tmp_path):
     """Every draw is tried on a clone first: a source that answers with a card that cannot
     be there leaves the log exactly as it was."""
     from storyteller.core.engine import RuleError
-    from storyteller.play.session import SourceBase
 
-    class Wrong(SourceBase):
-        name = "wrong"
-
-        def draw(self, request):
+    class Wrong:
+        def resolve(self, request):
             return "JK9"  # no such card in the deck
 
     game = get_game("carddom")
@@ -344,17 +343,24 @@ def test_undo_takes_the_move_back_from_the_count(cli, tmp_path):
     assert "2 decisions, 1 undone" in r.out
 
 
-def test_the_log_source_checks_a_card_against_the_request():
-    from storyteller.core.engine import Draw, RuleError
-    from storyteller.play.session import LogSource
+def test_a_replay_checks_each_card_against_what_the_game_draws_there():
+    """A card from a real table must be one the rules allow at that place; a card at another
+    place than the game draws to is refused, naming both."""
+    from storyteller.log.events import CardDrawn, Header
+    from storyteller.log.replay import Replay, ReplayMismatch
 
-    request = Draw(deal=0, slot=3, to="stack 1 values", options=frozenset({"7C", "8C"}))
-    event = {"card": "7C", "to": "stack 1 values", "deal": 0, "slot": 3}
-    assert LogSource(None).draw_of(request, event) == "7C"
-    with pytest.raises(RuleError, match="cannot be there"):
-        LogSource(None).draw_of(request, dict(event, card="KH"))
-    with pytest.raises(RuleError, match="the game draws to"):
-        LogSource(None).draw_of(request, dict(event, slot=4))
+    def replay():
+        return Replay(Header(game="carddom", variants={}, seed="7", source="physical cards"))
+
+    assert replay().feed(CardDrawn(1, card="7C", to="character", deal=0, slot=0)).after.character == "7C"
+    with pytest.raises(ReplayMismatch, match="line 2: the log draws 1C to character, but that card cannot be there"):
+        replay().feed(CardDrawn(1, card="1C", to="character", deal=0, slot=0))
+    with pytest.raises(ReplayMismatch, match="but the game draws to character .deal 0, place 0. here"):
+        replay().feed(CardDrawn(1, card="7C", to="character", deal=0, slot=4))
+    seeded = Replay(Header(game="carddom", variants={}, seed="7"))
+    with pytest.raises(ReplayMismatch, match="but the seed deals"):
+        seeded.feed(CardDrawn(1, card="7C" if SeededSource("7", get_game("carddom"), {}).deal(0)[0] != "7C" else "8C",
+                              to="character", deal=0, slot=0))
 
 
 @pytest.mark.parametrize("name, policy", [(g, p) for g in ("carddom", "adaman", "cascades", "hexaract")

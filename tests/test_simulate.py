@@ -12,7 +12,7 @@ import time
 import pytest
 
 from storyteller.log.file import read
-from storyteller.play.session import walk
+from storyteller.log.replay import walk
 
 
 def figures(cli, *args: str) -> dict:

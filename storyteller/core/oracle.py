@@ -62,18 +62,17 @@ def spark(seed: str, n: int) -> str:
     return Stream(seed, "oracle spark", str(n)).choice(deck())
 
 
-def check(event: dict, seed: str) -> str | None:
-    """Why an oracle event is not what the oracle says for it (None when it is): its odds,
-    its answer for its roll, its spark, and, unless the player rolled it at a real table,
-    its roll."""
-    if event["odds"] not in ODDS:
-        return f"the oracle's odds '{event['odds']}' are not one of: {', '.join(ODDS)}"
-    n = event["n"]
-    if event.get("by") != "player" and event["roll"] != roll(seed, n):
-        return f"the oracle rolled {event['roll']}, but the seed rolls {roll(seed, n)} for it"
-    expected = answer(event["odds"], event["roll"])
-    if event["answer"] != expected:
-        return f"the oracle's answer to a roll of {event['roll']} at {event['odds']} odds is '{expected}', not '{event['answer']}'"
-    if event["spark"] != spark(seed, n):
-        return f"the oracle's spark is '{spark(seed, n)}' for this question, not '{event['spark']}'"
+def check(seed: str, n: int, odds: str, d100: int, given: str, sparked: str, by_player: bool) -> str | None:
+    """Why the oracle question at event ``n`` is not what the oracle says for it (None when it
+    is): its odds, its answer for its roll, its spark, and, unless the player rolled it at a
+    real table (``by_player``), its roll."""
+    if odds not in ODDS:
+        return f"the oracle's odds '{odds}' are not one of: {', '.join(ODDS)}"
+    if not by_player and d100 != roll(seed, n):
+        return f"the oracle rolled {d100}, but the seed rolls {roll(seed, n)} for it"
+    expected = answer(odds, d100)
+    if given != expected:
+        return f"the oracle's answer to a roll of {d100} at {odds} odds is '{expected}', not '{given}'"
+    if sparked != spark(seed, n):
+        return f"the oracle's spark is '{spark(seed, n)}' for this question, not '{sparked}'"
     return None

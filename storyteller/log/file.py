@@ -1,36 +1,14 @@
-"""The event log: JSON Lines, append-only, every line flushed and fsynced as it happens.
+"""The log file: JSON Lines, append-only, every line flushed and fsynced as it happens.
 
-Line 1 is the header::
+Line 1 is the header and every further line one event (their fields, and how each is
+checked, are in :mod:`storyteller.log.events`). This module knows the file: reading it whole
+(:func:`read`, :func:`parse`) or only at its ends (:func:`peek`), appending to it under a lock
+(:class:`LogWriter`), and repairing a torn last line.
 
-    {"storyteller": "log", "schema": 1, "game": "carddom", "variants": {...},
-     "seed": "42", "source": "seeded", "version": "0.1.0", "started": "...", "mode": "player"}
-
-A branch (``play --from LOG --step N``) also names where it came from: ``from_log`` (the
-old log's file name) and ``from_step`` (its events 1 to N are the branch's first events).
-
-Every further line is one event, numbered from 1 in ``n``:
-
-    draw      a card drawn: ``card``, ``to`` (where it went), ``deal`` and ``slot`` (and ``pile``)
-    roll      dice rolled: ``dice``, ``index``
-    decision  a choice: ``action`` (the stable key) and ``text`` (the words shown)
-    question  a journaling question asked, answered or not: its stable ``id`` and its
-              ``text``, and the draw, roll, decision or end it follows (``about``; none for
-              the question asked before the first move)
-    journal   the player's words, verbatim: ``text``, the ``prompt`` they answered, the
-              draw or roll they are ``about``, the ``question`` event they answer
-    oracle    a yes/no question asked of the oracle: the player's ``question``, the
-              ``odds``, the d100 ``roll``, the ``answer`` and the ``spark`` (a card of the
-              oracle deck); ``"by": "player"`` when the player rolled it at a real table
-    undo      takes back decision ``of`` and the draws that followed it
-    correction  replaces draw or roll ``of`` (a card or dice typed wrong at a real table):
-              ``card`` or ``dice``; draws and rolls entered at a real table say ``"by": "player"``
-    end       the outcome: ``result``, ``score``, ``reason``, ``cause``
-
-Every line is checked against a strict schema before anything uses it (:func:`check_header`,
-:func:`check_event`): its keys, the type and range of each field, the size of each string,
-and that strings are valid text. A log that fails gets one :class:`LogError` naming the
-line and the field. A bad *last* line is a :class:`TruncatedLog`: the part before it is
-intact, and ``resume --yes`` sets the bad line aside in ``<log>.cut-off``.
+Every line is checked against the events' strict schema before anything uses it. A log
+that fails gets one :class:`LogError` naming the line and the field. A bad *last* line is a
+:class:`TruncatedLog`: the part before it is intact, and ``resume --yes`` sets the bad line
+aside in ``<log>.cut-off``.
 
 A session writes under an exclusive lock (:class:`LogWriter`): ``fcntl.flock`` on POSIX,
 a byte locked far beyond the end of the file on Windows (so readers are never blocked).
@@ -43,57 +21,21 @@ from __future__ import annotations
 import errno
 import json
 import os
-import re
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Iterator
 
-from storyteller.core.words import clean, command
+from storyteller.core.words import command
+from storyteller.log.events import (
+    JOURNAL, MAX_HEADER_LINE, MAX_LINE, WORDS_OF_PLAYER, BadLine, End, Event, Header, JournalEntry, read_event,
+    scrub, show,
+)
 
-SCHEMA = 1
+__all__ = ["JOURNAL", "DiskFull", "GameLog", "LogError", "LogLocked", "LogWriter", "TruncatedLog", "now", "parse",
+           "peek", "read"]
 
-# -- the schema --------------------------------------------------------------------------
-
-MAX_HEADER_LINE = 16 * 1024  # bytes: a header holds a few short fields
-MAX_LINE = 1024 * 1024  # bytes: the longest journal entry, escaped, fits with room to spare
 MAX_LOG = 1024 * 1024 * 1024  # bytes: no real log comes near
-SHORT = 200  # characters: names, keys, card ids, places, results, times
-WORDS = 5_000  # characters: the game's words (a move, a question, the ending)
-JOURNAL = 100_000  # characters: one journal entry
-MAX_NUMBER = 10**9  # deals, places, indexes, scores
-MAX_DICE = 100
-MAX_SIDES = 1_000
-MAX_VARIANTS = 64
-
-HEADER_REQUIRED = ("storyteller", "schema", "game", "variants", "seed", "source")
-HEADER_KEYS = frozenset(HEADER_REQUIRED + ("version", "started", "mode", "from_log", "from_step"))
-
-EVENT_REQUIRED: dict[str, tuple[str, ...]] = {
-    "draw": ("card", "to", "deal", "slot"),
-    "roll": ("dice", "index"),
-    "decision": ("action",),
-    "journal": ("text",),
-    "question": ("id", "text"),
-    "oracle": ("question", "odds", "roll", "answer", "spark"),
-    "undo": ("of",),
-    "correction": ("of",),
-    "end": ("result",),
-}
-EVENT_OPTIONAL: dict[str, tuple[str, ...]] = {
-    "draw": ("pile", "by"),
-    "roll": ("by",),
-    "decision": ("text", "by"),
-    "journal": ("prompt", "about", "question"),
-    "question": ("about",),
-    "oracle": ("by",),
-    "undo": (),
-    "correction": ("card", "dice", "by"),
-    "end": ("score", "reason", "cause"),
-}
-EVENT_KEYS = {
-    kind: frozenset(("n", "event", "at") + EVENT_REQUIRED[kind] + EVENT_OPTIONAL[kind]) for kind in EVENT_REQUIRED
-}
 
 
 class LogError(Exception):
@@ -103,7 +45,7 @@ class LogError(Exception):
 class TruncatedLog(LogError):
     """The last line is bad (a crash mid-write, or an edit). ``intact`` holds the good part."""
 
-    def __init__(self, message: str, intact: "GameLog") -> None:
+    def __init__(self, message: str, intact: GameLog) -> None:
         super().__init__(message)
         self.intact = intact
 
@@ -121,10 +63,6 @@ class DiskFull(LogError):
     """The disk filled up while the log was written; what was written before is whole."""
 
 
-class _Bad(Exception):
-    """One line's problem, without the file and line (the caller adds them)."""
-
-
 def now() -> str:
     return datetime.now(timezone.utc).astimezone().isoformat(timespec="seconds")
 
@@ -132,36 +70,40 @@ def now() -> str:
 @dataclass
 class GameLog:
     path: Path | None
-    header: dict[str, Any]
-    events: list[dict[str, Any]] = field(default_factory=list)
+    header: Header
+    events: list[Event] = field(default_factory=list)
     size: int = 0  # bytes of the file these lines take (the intact part, for a cut-off log)
     file_size: int = 0  # bytes of the whole file when it was read
 
     @property
     def game(self) -> str:
-        return self.header["game"]
+        return self.header.game
 
     @property
     def seed(self) -> str:
-        return self.header["seed"]
+        return self.header.seed
 
     @property
     def variants(self) -> dict[str, str]:
-        return dict(self.header["variants"])
+        return dict(self.header.variants)
 
     @property
     def finished(self) -> bool:
-        return any(e["event"] == "end" for e in self.events)
+        return self.end is not None
 
     @property
-    def end(self) -> dict[str, Any] | None:
+    def end(self) -> End | None:
         for e in reversed(self.events):
-            if e["event"] == "end":
+            if isinstance(e, End):
                 return e
         return None
 
-    def journal(self) -> list[dict[str, Any]]:
-        return [e for e in self.events if e["event"] == "journal"]
+    def journal(self) -> list[JournalEntry]:
+        return [e for e in self.events if isinstance(e, JournalEntry)]
+
+    def prefix(self, k: int) -> GameLog:
+        """The log of its first ``k`` events (a branch's, a game as it stood)."""
+        return GameLog(self.path, self.header, self.events[:k])
 
 
 # -- reading one line --------------------------------------------------------------------
@@ -173,256 +115,36 @@ def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
         seen: set[str] = set()
         for key, _ in pairs:
             if key in seen:
-                raise _Bad(f"has the key {_show(key)} twice")
+                raise BadLine(f"has the key {show(key)} twice")
             seen.add(key)
     return out
 
 
 def _constant(name: str) -> Any:
-    raise _Bad(f"holds {name}, which is not a number JSON allows")
+    raise BadLine(f"holds {name}, which is not a number JSON allows")
 
 
 _DECODER = json.JSONDecoder(object_pairs_hook=_pairs, parse_constant=_constant)
 
 
 def _load(raw: bytes, limit: int = MAX_LINE) -> Any:
-    """One line's JSON value, or _Bad saying why it cannot be read."""
+    """One line's JSON value, or BadLine saying why it cannot be read."""
     if len(raw) > limit:
-        raise _Bad(f"is too long ({len(raw):,} bytes; a line of a log holds at most {limit:,})")
+        raise BadLine(f"is too long ({len(raw):,} bytes; a line of a log holds at most {limit:,})")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
-        raise _Bad("is not valid UTF-8 text") from None
+        raise BadLine("is not valid UTF-8 text") from None
     if not text.strip():
-        raise _Bad("is empty")
+        raise BadLine("is empty")
     try:
         return _DECODER.decode(text)
     except RecursionError:
-        raise _Bad("nests too deeply to be a log line") from None
+        raise BadLine("nests too deeply to be a log line") from None
     except json.JSONDecodeError:
-        raise _Bad("is not valid JSON") from None
+        raise BadLine("is not valid JSON") from None
     except ValueError:  # a number with thousands of digits
-        raise _Bad("holds a number too long to read") from None
-
-
-# -- checking a line ---------------------------------------------------------------------
-
-_SURROGATE = re.compile(r"[\ud800-\udfff]")
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
-
-
-def _show(value: Any) -> str:
-    """A short, printable description of a value from a log (never its whole self)."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value) if -MAX_NUMBER <= value <= MAX_NUMBER else "a number of many digits"
-    if isinstance(value, float):
-        return repr(value) if abs(value) < 1e15 else "a very large number"
-    if isinstance(value, str):
-        text = _SURROGATE.sub("\ufffd", clean(value)).replace("\n", " ")
-        return repr(text if len(text) <= 40 else text[:37] + "...")
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "an object"
-    return type(value).__name__
-
-
-class _Fields:
-    """Checks the fields of one record; every failure is one _Bad naming the field."""
-
-    def __init__(self, record: dict[str, Any]) -> None:
-        self.record = record
-
-    def integer(self, key: str, low: int = 0, high: int = MAX_NUMBER, what: str = "a whole number") -> int:
-        value = self.record[key]
-        if type(value) is not int:  # a bool is not a number, 33.0 is not a place
-            raise _Bad(f"'{key}' must be {what}, not {_show(value)}")
-        if not low <= value <= high:
-            raise _Bad(f"'{key}' must be {what} from {low} to {high:,}, not {_show(value)}")
-        return value
-
-    def text(self, key: str, limit: int = SHORT, plain: bool = True, empty: bool = False) -> str:
-        return _text(self.record[key], f"'{key}'", limit, plain, empty)
-
-
-def _text(value: Any, name: str, limit: int, plain: bool = True, empty: bool = False) -> str:
-    """A string a log may hold: valid text, at most ``limit`` characters; ``plain`` ones
-    (names, keys, times) hold no control characters."""
-    if not isinstance(value, str):
-        raise _Bad(f"{name} must be text, not {_show(value)}")
-    if not value and not empty:
-        raise _Bad(f"{name} must not be empty")
-    if len(value) > limit:
-        raise _Bad(f"{name} is {len(value):,} characters long; it may hold at most {limit:,}")
-    if not (value.isascii() and value.isprintable()):  # the common case needs no search
-        if _SURROGATE.search(value):
-            raise _Bad(f"{name} is not valid text (it holds a lone surrogate code point)")
-        if plain and _CONTROL.search(value):
-            raise _Bad(f"{name} holds a control character")
-    if plain and value != value.strip():
-        raise _Bad(f"{name} has spaces at one end ({_show(value)}), as this version never writes it")
-    return value
-
-
-def _keys(record: dict[str, Any], allowed: frozenset[str], required: tuple[str, ...], what: str) -> None:
-    for key in required:
-        if key not in record:
-            raise _Bad(f"the {what} has no '{key}'")
-    for key in record:
-        if key not in allowed:
-            raise _Bad(f"the {what} has a field {_show(key)} this version does not write")
-
-
-def check_header(header: Any) -> dict[str, Any]:
-    """The header, checked (raises _Bad)."""
-    from storyteller.core.rng import normalize_seed
-
-    if not isinstance(header, dict) or header.get("storyteller") != "log":
-        raise _Bad("not a storyteller log header")
-    schema = header.get("schema")
-    if type(schema) is not int:
-        raise _Bad(f"'schema' must be a whole number, not {_show(schema)}")
-    if schema != SCHEMA:
-        raise _Bad(f"log schema {_show(schema)} is not one this version reads (it reads {SCHEMA})")
-    _keys(header, HEADER_KEYS, HEADER_REQUIRED, "header")
-    f = _Fields(header)
-    f.text("game")
-    f.text("source")
-    for key in ("version", "started", "mode"):
-        if key in header:
-            f.text(key, empty=True)
-    if ("from_log" in header) != ("from_step" in header):
-        raise _Bad("a branch names both the log it came from ('from_log') and the step ('from_step')")
-    if "from_log" in header:
-        f.text("from_log")
-        step = header["from_step"]
-        if type(step) is not int or step < 1:
-            raise _Bad(f"'from_step' must be a step number, 1 or more, not {_show(step)}")
-    variants = header["variants"]
-    if not isinstance(variants, dict):
-        raise _Bad(f"'variants' must be a mapping, not {_show(variants)}")
-    if len(variants) > MAX_VARIANTS:
-        raise _Bad(f"'variants' holds {len(variants):,} entries; at most {MAX_VARIANTS}")
-    for name, value in variants.items():
-        _text(name, "a variant's name", SHORT)
-        _text(value, f"the variant {_show(name)}", SHORT, empty=True)
-    seed = header["seed"]
-    if not isinstance(seed, str):
-        raise _Bad(f"'seed' must be text, not {_show(seed)}")
-    _text(seed, "'seed'", SHORT * 10, plain=False, empty=True)
-    try:
-        if normalize_seed(seed) != seed:
-            raise ValueError("a seed has no spaces at either end")
-    except ValueError as e:
-        raise _Bad(f"'seed' is not a seed storyteller makes: {e}") from None
-    return header
-
-
-def _dice(dice: Any) -> None:
-    if not isinstance(dice, list) or not 1 <= len(dice) <= MAX_DICE:
-        raise _Bad(f"'dice' must be a list of 1 to {MAX_DICE} dice, not {_show(dice)}")
-    for die in dice:
-        if type(die) is not int or not 1 <= die <= MAX_SIDES:
-            raise _Bad(f"'dice' must hold whole numbers from 1 (a die's face), not {_show(die)}")
-
-
-def _earlier(event: dict[str, Any], key: str, number: int, earlier: Callable[[int], str | None] | None,
-             kinds: tuple[str, ...], what: str, numbered: str | None = None) -> None:
-    """``event[key]`` refers to an earlier event of one of ``kinds`` (``what``, in words;
-    ``numbered``, the words for what its number must be, when they differ)."""
-    ref = event[key]
-    if type(ref) is not int or not 1 <= ref < number:
-        raise _Bad(f"'{key}' must be the number of an earlier {numbered or what}, not {_show(ref)}")
-    if earlier is not None and earlier(ref) not in kinds:
-        raise _Bad(f"'{key}' must name an earlier {what}; event {ref} is not one")
-
-
-def check_event(event: Any, n: int | None, earlier: Callable[[int], str | None] | None = None) -> dict[str, Any]:
-    """One event, checked (raises _Bad). ``n`` is the number it must have (None when it is
-    not known: a line read from the end of a file); ``earlier(k)`` gives the kind of event
-    ``k`` (None if there is none), to check what ``about`` and ``of`` refer to."""
-    if not isinstance(event, dict):
-        raise _Bad(f"not an event object (it is {_show(event)})")
-    kind = event.get("event")
-    if not isinstance(kind, str):
-        raise _Bad(f"'event' must be text naming the kind of event, not {_show(kind)}")
-    if kind not in EVENT_REQUIRED:
-        raise _Bad(f"unknown event {_show(kind)}")
-    number = event.get("n")
-    if type(number) is not int or (n is not None and number != n) or number < 1:
-        expected = n if n is not None else "a whole number from 1"
-        raise _Bad(f"event number {_show(number)} where {expected} was expected")
-    _keys(event, EVENT_KEYS[kind], EVENT_REQUIRED[kind], f"{kind} event")
-    f = _Fields(event)
-    if "at" in event:
-        f.text("at", empty=True)
-    if kind == "draw":
-        f.text("card")
-        f.text("to")
-        f.integer("deal")
-        f.integer("slot")
-        if "pile" in event:
-            f.text("pile")
-        if "by" in event:
-            f.text("by")
-    elif kind == "roll":
-        _dice(event["dice"])
-        f.integer("index")
-        if "by" in event:
-            f.text("by")
-    elif kind == "decision":
-        f.text("action")
-        if "text" in event:
-            f.text("text", WORDS, plain=False, empty=True)
-        if "by" in event:
-            f.text("by")
-    elif kind == "journal":
-        f.text("text", JOURNAL, plain=False, empty=True)
-        if "prompt" in event:
-            f.text("prompt", WORDS, plain=False, empty=True)
-        if "about" in event:
-            _earlier(event, "about", number, earlier, ("draw", "roll", "correction"), "draw or roll")
-        if "question" in event:
-            _earlier(event, "question", number, earlier, ("question",), "question")
-    elif kind == "question":
-        f.text("id")
-        f.text("text", WORDS, plain=False)
-        if "about" in event:
-            _earlier(event, "about", number, earlier, ("draw", "roll", "correction", "decision", "end"),
-                     "draw, roll, decision or end", numbered="event")
-    elif kind == "oracle":
-        f.text("question", WORDS, plain=False)
-        f.text("odds")
-        f.integer("roll", 1, 100, "a d100 roll")
-        f.text("answer")
-        f.text("spark")
-        if "by" in event:
-            f.text("by")
-    elif kind == "correction":
-        _earlier(event, "of", number, earlier, ("draw", "roll", "correction"), "draw or roll")
-        if ("card" in event) == ("dice" in event):
-            raise _Bad("a correction gives either the 'card' or the 'dice' that were really turned up")
-        if "card" in event:
-            f.text("card")
-        else:
-            _dice(event["dice"])
-        if "by" in event:
-            f.text("by")
-    elif kind == "undo":
-        _earlier(event, "of", number, earlier, ("decision",), "decision")
-    elif kind == "end":
-        f.text("result")
-        if "score" in event and event["score"] is not None:
-            f.integer("score", -MAX_NUMBER, MAX_NUMBER)
-        if "reason" in event:
-            f.text("reason", WORDS, plain=False, empty=True)
-        if "cause" in event:
-            f.text("cause", empty=True)
-    return event
+        raise BadLine("holds a number too long to read") from None
 
 
 # -- reading a whole log -----------------------------------------------------------------
@@ -439,19 +161,18 @@ def parse(text: str | bytes, path: Path | None = None) -> GameLog:
     terminated = data.endswith(b"\n")
     if terminated:
         lines.pop()
-    header: dict[str, Any] | None = None
-    events: list[dict[str, Any]] = []
-    kinds: list[str] = []
+    header: Header | None = None
+    events: list[Event] = []
 
-    def earlier(k: int) -> str | None:
-        return kinds[k - 1] if 1 <= k <= len(kinds) else None
+    def earlier(k: int) -> type[Event] | None:
+        return type(events[k - 1]) if 1 <= k <= len(events) else None
 
     offset = 0
     for i, raw in enumerate(lines, start=1):
         last = i == len(lines)
         try:
             record = _load(raw, MAX_HEADER_LINE if i == 1 else MAX_LINE)
-        except _Bad as bad:
+        except BadLine as bad:
             if last and header is not None:
                 intact = GameLog(path, header, events, size=offset, file_size=len(data))
                 if not terminated and raw.strip():
@@ -462,11 +183,10 @@ def parse(text: str | bytes, path: Path | None = None) -> GameLog:
             raise LogError(f"{where}: line {i} {bad}") from None
         try:
             if i == 1:
-                header = check_header(record)
+                header = Header.read(record)
             else:
-                events.append(check_event(record, i - 1, earlier))
-                kinds.append(record["event"])
-        except _Bad as bad:
+                events.append(read_event(record, i - 1, earlier))
+        except BadLine as bad:
             raise LogError(f"{where}: line {i}: {bad}") from None
         offset += len(raw) + 1
     assert header is not None
@@ -511,7 +231,7 @@ def read(path: Path) -> GameLog:
 class Peek:
     """What the ends of a log say: its header, and how it stands."""
 
-    header: dict[str, Any] | None
+    header: Header | None
     status: str  # "in progress", "cut off", "unreadable", or the end's result
     problem: str = ""
 
@@ -533,11 +253,11 @@ def peek(path: Path) -> Peek:
                 return Peek(None, "unreadable", "the log is empty")
             try:
                 record = _load(first.rstrip(b"\n"), MAX_HEADER_LINE)
-            except _Bad as bad:
+            except BadLine as bad:
                 return Peek(None, "unreadable", f"line 1 {bad}")
             try:
-                header = check_header(record)
-            except _Bad as bad:
+                header = Header.read(record)
+            except BadLine as bad:
                 return Peek(None, "unreadable", f"line 1: {bad}")
             size = os.fstat(f.fileno()).st_size
             if not first.endswith(b"\n") or size <= len(first):
@@ -556,17 +276,17 @@ def _tail_status(f, start: int, size: int) -> tuple[str, str]:
         where = "the last line" if last else "a line near the end"
         try:
             event = _load(raw)
-        except _Bad as bad:
+        except BadLine as bad:
             if last:
                 return "cut off", f"the last line {bad}"
             return "unreadable", f"{where} {bad}"
         try:
-            check_event(event, None)
-        except _Bad as bad:
+            found = read_event(event, None)
+        except BadLine as bad:
             return "unreadable", f"{where}: {bad}"
-        if event["event"] == "end":
-            return str(event["result"]), ""
-        if event["event"] not in ("journal", "question"):  # the last word comes after the end
+        if isinstance(found, End):
+            return found.result, ""
+        if not isinstance(found, WORDS_OF_PLAYER):  # the last word comes after the end
             return "in progress", ""
     return "in progress", ""
 
@@ -606,12 +326,6 @@ _WINDOWS_LOCK_AT = 0x7FFFFFF0  # a byte far beyond any log's end: readers never 
 
 def _dump(record: dict[str, Any]) -> bytes:
     return (json.dumps(record, ensure_ascii=False, separators=(", ", ": ")) + "\n").encode("utf-8")
-
-
-def _scrubbed(record: dict[str, Any]) -> dict[str, Any]:
-    """The record with lone surrogates (text that cannot be UTF-8) replaced by U+FFFD."""
-    text = json.dumps(record, ensure_ascii=False)
-    return json.loads(_SURROGATE.sub("\ufffd", text))
 
 
 def _write_all(fd: int, data: bytes) -> None:
@@ -705,6 +419,14 @@ def is_locked(path: Path) -> bool:
         os.close(fd)
 
 
+@dataclass(frozen=True)
+class Line:
+    """An event ready to be appended, and its bytes."""
+
+    event: Event
+    data: bytes
+
+
 class LogWriter:
     """Appends events to a log file, each line written whole and fsynced before returning,
     under an exclusive lock held from opening to :meth:`close`."""
@@ -720,15 +442,15 @@ class LogWriter:
     # -- opening ------------------------------------------------------------------------
 
     @classmethod
-    def create(cls, path: Path, header: dict[str, Any]) -> "LogWriter":
+    def create(cls, path: Path, header: Header) -> LogWriter:
         """A new log holding ``header``. The header is whole on disk before the log
         appears at ``path`` (POSIX); a log whose header could not be written is removed."""
-        header = {"storyteller": "log", "schema": SCHEMA, **header}
+        record = header.record()
         try:
-            check_header(header)
-        except _Bad as bad:
+            header = Header.read(record)
+        except BadLine as bad:
             raise LogError(f"{path}: cannot start a log: line 1: {bad}") from None
-        data = _dump(header)
+        data = _dump(record)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as e:
@@ -891,24 +613,37 @@ class LogWriter:
         self._size += len(data)
         self.log.size = self.log.file_size = self._size
 
-    def append(self, kind: str, **fields: Any) -> dict[str, Any]:
-        """Write one event (numbered next; stamped now, unless ``at`` is given: a branch
-        copies its first events as they were)."""
-        event = {"n": len(self.log.events) + 1, "event": kind, **fields}
-        if "at" not in fields:
-            event["at"] = now()
+    @property
+    def next(self) -> int:
+        """The number the next event takes."""
+        return len(self.log.events) + 1
+
+    def prepare(self, event: Event) -> Line:
+        """``event`` as this log will hold it (its text made valid UTF-8: a lone surrogate
+        becomes U+FFFD), checked as any reader will check it: LogError if it cannot be
+        written (nothing is). The event must be numbered next."""
+        record = event.record()
         try:
-            data = _dump(event)
+            data = _dump(record)
         except UnicodeEncodeError:
-            event = _scrubbed(event)
-            data = _dump(event)
+            record = json.loads(scrub(json.dumps(record, ensure_ascii=False)))
+            data = _dump(record)
         events = self.log.events
         try:
-            check_event(event, event["n"], lambda k: events[k - 1]["event"] if 1 <= k <= len(events) else None)
-        except _Bad as bad:
-            raise LogError(f"{self.path}: cannot write this {kind} event: {bad}; what was played before is saved") from None
+            checked = read_event(record, len(events) + 1,
+                                 lambda k: type(events[k - 1]) if 1 <= k <= len(events) else None)
+        except BadLine as bad:
+            raise LogError(f"{self.path}: cannot write this {event.kind} event: {bad}; "
+                           f"what was played before is saved") from None
+        return Line(checked, data)
+
+    def append(self, event: Event | Line) -> Event:
+        """Write one event (see :meth:`prepare`), whole and fsynced; returns it as written."""
+        line = event if isinstance(event, Line) else self.prepare(event)
+        if line.event.n != len(self.log.events) + 1:
+            raise LogError(f"{self.path}: event {line.event.n} was prepared for another place in the log")
         try:
-            self._put(data)
+            self._put(line.data)
         except OSError as e:
             saved = len(self.log.events)
             resume = command("storyteller", "resume", str(self.path))
@@ -919,8 +654,8 @@ class LogWriter:
             raise LogError(
                 f"{self.path}: cannot write to the log ({e.strerror or e}); saved up to event {saved}: {resume}"
             ) from None
-        self.log.events.append(event)
-        return event
+        self.log.events.append(line.event)
+        return line.event
 
     def close(self) -> None:
         """Release the lock and the file. Never raises: everything was fsynced as written."""
@@ -976,8 +711,3 @@ def _set_aside(path: Path, tail: bytes) -> None:
         os.fsync(fd)
     finally:
         os.close(fd)
-
-
-def iter_logs(folder: Path) -> Iterator[Path]:
-    if folder.is_dir():
-        yield from sorted(folder.glob("*.jsonl"))

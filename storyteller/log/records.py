@@ -16,6 +16,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from storyteller.log.events import Question
 from storyteller.log.file import LogError, TruncatedLog, read
 
 CACHE = ".records.json"
@@ -63,20 +64,21 @@ def record_of(path: Path) -> Record:
         log = e.intact
     end = log.end
     journal = log.journal()
+    h = log.header
     return Record(
         file=path.name,
         game=log.game,
         variants=dict(log.variants),
         seed=log.seed,
-        source=str(log.header.get("source", "seeded")),
-        started=str(log.header.get("started", "")),
-        result=end["result"] if end else None,
-        score=end.get("score") if end else None,
-        cause=str(end.get("cause", "")) if end else "",
-        words=sum(len(e["text"].split()) for e in journal),
+        source=h.source,
+        started=h.started or "",
+        result=end.result if end else None,
+        score=end.score if end else None,
+        cause=(end.cause or "") if end else "",
+        words=sum(len(e.text.split()) for e in journal),
         entries=len(journal),
-        mode=str(log.header.get("mode", "player")),
-        questions=tuple(e["id"] for e in log.events if e["event"] == "question"),
+        mode=h.mode if h.mode is not None else "player",
+        questions=tuple(e.id for e in log.events if isinstance(e, Question)),
     )
 
 

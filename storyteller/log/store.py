@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from storyteller.log.file import GameLog, LogError, TruncatedLog, iter_logs, peek, read
+from storyteller.log.file import GameLog, LogError, TruncatedLog, peek, read
 
 
 def home() -> Path:
@@ -83,7 +83,7 @@ def summarize(path: Path) -> Summary:
     if p.header is None:
         return Summary(path.parent, path.name, "?", "?", "", "unreadable", p.problem)
     h = p.header
-    return Summary(path.parent, path.name, h["game"], h["seed"], str(h.get("started", "")), p.status, p.problem)
+    return Summary(path.parent, path.name, h.game, h.seed, h.started or "", p.status, p.problem)
 
 
 SUMMARIES = ".sessions.json"  # the summaries of the logs beside it, by file name, size and time

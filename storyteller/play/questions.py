@@ -44,6 +44,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 from storyteller.core.rng import Stream
+from storyteller.log.events import Correction, End, JournalEntry, OracleQuestion, Undo, Visitor
+from storyteller.log.events import Question as QuestionEvent
+from storyteller.log.replay import Step
 
 if TYPE_CHECKING:
     from storyteller.registry import Registration
@@ -88,22 +91,6 @@ class Question:
 
 
 @dataclass
-class Seen:
-    """One step of a game as the questions see it: its kind ("draw", "roll", "decision"),
-    its log event, the state after it and, for a decision, the state before it and its move."""
-
-    kind: str
-    event: dict[str, Any]
-    after: Any
-    before: Any = None
-    move: Any = None
-
-    @property
-    def n(self) -> int:
-        return self.event["n"]
-
-
-@dataclass
 class Game:
     """What one game has shown so far, for the questions: the roles its cards took (each
     with the step that gave it), how many cards were turned up, and what was asked."""
@@ -114,7 +101,6 @@ class Game:
     texts: set[str] = field(default_factory=set)
     decisions: int = 0
     last_decision: int = 0  # the n of the last decision
-    last_roll: int = 0  # the n of the last roll
     notes: dict[str, Any] = field(default_factory=dict)  # what a game's questions keep for themselves
 
     def earlier(self) -> list[tuple[int, Role]]:
@@ -201,18 +187,19 @@ class Questions:
 
     # -- what a game says ---------------------------------------------------------------
 
-    def facts(self, step: Seen, game: Game) -> list[Role]:
-        """The roles the cards of this step took (for echoes, and the game's own choices)."""
-        if self.registration.question_bank is None and step.kind in ("draw", "roll"):
-            topic = self.registration.teller.topic(step.event)
+    def facts(self, step: Step, game: Game) -> list[Role]:
+        """The roles the cards of this step took (for echoes, and the game's own choices):
+        a draw, a roll or a decision (a correction is heard as the draw or roll it stands for)."""
+        if self.registration.question_bank is None and step.revealed is not None:
+            topic = self.registration.teller.topic(step.revealed)
             return [Role(topic)] if topic else []
         return []
 
-    def occasion(self, step: Seen, game: Game) -> Occasion | None:
+    def occasion(self, step: Step, game: Game) -> Occasion | None:
         """The question this step raises (after it), or None."""
-        if self.registration.question_bank is None and step.kind in ("draw", "roll"):
-            topic = self.registration.teller.topic(step.event)
-            return Occasion(Role(topic), self.registration.teller.key_moment(step.event)) if topic else None
+        if self.registration.question_bank is None and step.revealed is not None:
+            topic = self.registration.teller.topic(step.revealed)
+            return Occasion(Role(topic), self.registration.teller.key_moment(step.revealed)) if topic else None
         return None
 
     def start(self, game: Game) -> Occasion | None:
@@ -459,17 +446,16 @@ class Asker:
         self.occasions: dict[int, Occasion | None] = {}  # by the n of the step that raised it
         self.started = False  # the start's question was asked (or the first decision is past)
 
-    def hear(self, step: Seen) -> Occasion | None:
-        """Take in one draw, roll or decision; returns the occasion it raises, if any."""
+    def hear(self, step: Step) -> Occasion | None:
+        """Take in one draw, roll or decision (a correction, as the draw or roll it stands
+        for); returns the occasion it raises, if any."""
         game = self.game
-        if step.kind == "draw":
+        if step.drawn is not None:
             game.reveals += 1
-        elif step.kind == "roll":
-            game.last_roll = step.n
         for role in self.questions.facts(step, game):
             game.facts.append((step.n, role))
         occasion = self.questions.occasion(step, game)
-        if step.kind == "decision":
+        if step.move is not None:
             game.decisions += 1
             game.last_decision = step.n
             self.started = True
@@ -515,58 +501,134 @@ class Asker:
 
 @dataclass
 class Asked:
-    """A question a log recorded, as replay checks it: its event, whether the game could ask
-    it there, the step numbers of the earlier cards it names, and whether it was answered."""
+    """A question a log recorded, as a replay checks it: its event, whether the game could
+    ask it there, the step numbers of the earlier cards it names, and whether it was answered."""
 
-    event: dict[str, Any]
+    event: QuestionEvent
     valid: bool
     names: list[int]
     answered: bool = False
 
     @property
     def about(self) -> int | None:
-        return self.event.get("about")
+        return self.event.about
 
 
-def replay(questions: Questions, log: Any, steps: Sequence[Any]) -> tuple[dict[int, Asked], list[str]]:
-    """Every question a log recorded, checked against what the game could ask where it was
-    asked (the steps of a walk that kept them), and the notes for those it could not."""
-    asker = Asker(questions, log.seed)
-    out: dict[int, Asked] = {}
-    notes: list[str] = []
-    end_result: str | None = None
-    for step in steps:
-        kind = step.kind
+class QuestionLog(Visitor):
+    """The journaling questions of one game, heard step by step in the order the game was
+    played: live, in a resumed game's replay and in any later reading of its log alike, so
+    that all three agree. A step a later undo takes back was heard when it was played, and
+    the undo takes back what it showed, exactly as at the table.
+
+    It keeps an :class:`Asker` (what the cards became, the occasion each step raises, what
+    was asked), every question the log records (:class:`Asked`: whether the game could ask it
+    where it was asked, the earlier cards it names, whether it was answered), and a note for
+    each question the game could not have asked there. A driver that asks questions asks
+    them through it (:meth:`ask`)."""
+
+    ignores = (OracleQuestion,)
+
+    def __init__(self, questions: Questions, seed: str, history: Counter | None = None,
+                 setting: str = "every-reveal") -> None:
+        self.questions = questions
+        self.asker = Asker(questions, seed, history, setting)
+        self.asked: dict[int, Asked] = {}  # by the question's n
+        self.notes: list[str] = []
+        self.ended: tuple[int, str] | None = None  # the end's n and result
+
+    @classmethod
+    def of(cls, registration: Registration, seed: str, path: Path | None = None, setting: str = "every-reveal",
+           own: bool = False) -> QuestionLog:
+        """The questions of a game of ``registration``'s dealt from ``seed``; with ``own``, for a
+        player who is asked them, with the history of their other saved games (in the sessions
+        folder: the log at ``path``, this game's, left out)."""
+        counts: Counter = Counter()
+        if own:
+            from storyteller.log import store
+
+            try:
+                folder = store.sessions_dir()
+            except Exception:  # a bad settings file was named when the game began; no history then
+                folder = None
+            counts = history(folder, registration.name, leave_out=path)
+        return cls(registration.questions, seed, counts, setting)
+
+    # -- hearing the game ------------------------------------------------------------------
+
+    def on_draw(self, step: Step) -> None:
+        self.asker.hear(step)
+
+    def on_roll(self, step: Step) -> None:
+        self.asker.hear(step)
+
+    def on_decision(self, step: Step) -> None:
+        self.asker.hear(step)
+
+    def on_correction(self, step: Step) -> None:
+        assert isinstance(step.event, Correction)
+        self.asker.take_back(step.event.of)
+        self.asker.hear(step)
+
+    def on_undo(self, step: Step) -> None:
+        assert isinstance(step.event, Undo)
+        self.asker.take_back(step.event.of)
+
+    def on_end(self, step: Step) -> None:
+        assert isinstance(step.event, End)
+        self.ended = (step.n, step.event.result)
+
+    def on_question(self, step: Step) -> None:
         e = step.event
-        if kind in ("draw", "roll") and not step.undone:
-            if step.corrects is not None:
-                asker.take_back(step.corrects)
-            asker.hear(Seen(kind, e, step.after, step.before))
-        elif kind == "decision" and not step.undone:
-            asker.hear(Seen(kind, e, step.after, step.before, step.move))
-        elif kind == "undo":
-            asker.take_back(e["of"])
-        elif kind == "end":
-            end_result = e["result"]
-        elif kind == "question":
-            qid, text = e["id"], e["text"]
-            about = e.get("about")
-            if about is None:
-                occasion = questions.start(asker.game)
-            elif end_result is not None and about == _end_n(steps):
-                occasion = questions.end(end_result, asker.game)
-            else:
-                occasion = asker.occasions.get(about)
-            valid = questions.can_ask(qid, occasion, asker.game) and questions.text(qid) == text
-            found = questions.question(qid) if valid else None
-            out[e["n"]] = Asked(e, valid, asker.names(found) if found else [])
-            if not valid:
-                notes.append(f"line {e['n'] + 1}: the question asked here is not one the game asks after that step")
-            asker.asked(qid, text)
-        elif kind == "journal" and e.get("question") in out:
-            out[e["question"]].answered = True
-    return out, notes
+        assert isinstance(e, QuestionEvent)
+        questions, asker = self.questions, self.asker
+        if e.about is None:
+            occasion = questions.start(asker.game)
+            asker.started = True
+        elif self.ended is not None and e.about == self.ended[0]:
+            occasion = questions.end(self.ended[1], asker.game)
+        else:
+            occasion = asker.occasions.get(e.about)
+        valid = questions.can_ask(e.id, occasion, asker.game) and questions.text(e.id) == e.text
+        found = questions.question(e.id) if valid else None
+        self.asked[e.n] = Asked(e, valid, asker.names(found) if found else [])
+        if not valid:
+            self.notes.append(f"line {e.n + 1}: the question asked here is not one the game asks after that step")
+        asker.asked(e.id, e.text)
 
+    def on_journal(self, step: Step) -> None:
+        e = step.event
+        assert isinstance(e, JournalEntry)
+        if e.question in self.asked:
+            self.asked[e.question].answered = True
 
-def _end_n(steps: Sequence[Any]) -> int | None:
-    return next((s.event["n"] for s in steps if s.kind == "end"), None)
+    # -- asking, in a game being played ----------------------------------------------------
+
+    def ask_start(self, session: Any) -> tuple[Question, Any] | None:
+        """The question before the first move, once a game (see :meth:`ask_after`)."""
+        if session.decisions:
+            self.asker.started = True
+        return self._ask(session, self.asker.start(), None)
+
+    def ask_after(self, session: Any, step: Step) -> tuple[Question, Any] | None:
+        """The question the step just heard raises, chosen, logged through ``session`` and
+        returned with its event; None when the setting asks nothing there or nothing is left
+        to ask."""
+        return self._ask(session, self.asker.occasions.get(step.n), step.n)
+
+    def ask_end(self, session: Any) -> tuple[Question, Any] | None:
+        """The last word, asked whatever the setting, once the end is heard."""
+        assert self.ended is not None, "the end is asked about once it is heard"
+        n, result = self.ended
+        return self._ask(session, self.asker.end(result), n, always=True)
+
+    def _ask(self, session: Any, occasion: Occasion | None, about: int | None,
+             always: bool = False) -> tuple[Question, Any] | None:
+        question = self.asker.ask(occasion, len(session.log.events) + 1, always)
+        if question is None:
+            return None
+        return question, session.question(question.id, question.text, about)
+
+    def answer(self, session: Any, text: str, asked: tuple[Question, Any]) -> None:
+        """Write the player's words as the answer to ``asked`` (a question and its event)."""
+        question, event = asked
+        session.journal(text, question.text, event.about, question=event.n)

@@ -42,6 +42,8 @@ from typing import Any, Callable, Sequence
 
 from storyteller.core.engine import Budget, Draw, Roll, State
 from storyteller.core.rng import Stream
+from storyteller.log.events import CardDrawn, Chance, End
+from storyteller.log.replay import Step
 
 DEFAULT_SAMPLES = 32
 FEWEST_SAMPLES = 12  # a long game's default (see analyse)
@@ -273,27 +275,21 @@ class Pool:
 # -- the analysis -----------------------------------------------------------------------------
 
 
-def _standing(steps: Sequence[Any]) -> list[Any]:
+def _standing(steps: Sequence[Step]) -> list[Step]:
     """The steps that stand and move the game: decisions, draws and rolls (a correction as
     the card or dice it gives), undone and corrected ones left out."""
-    out = []
-    for s in steps:
-        kind = s.event["event"]
-        if s.undone or s.corrected or kind not in ("decision", "draw", "roll", "correction"):
-            continue
-        out.append(s)
-    return out
+    return [s for s in steps if s.stands and (s.move is not None or s.revealed is not None)]
 
 
-def _chance_text(event: dict[str, Any]) -> str:
+def _chance_text(event: Chance) -> str:
     from storyteller.core.cards import card
 
-    if "card" in event:
+    if isinstance(event, CardDrawn):
         try:
-            return f"Drew the {card(event['card']).name}"
+            return f"Drew the {card(event.card).name}"
         except KeyError:
-            return f"Drew {event['card']}"
-    return "Rolled " + " ".join(str(d) for d in event.get("dice", ()))
+            return f"Drew {event.card}"
+    return "Rolled " + " ".join(str(d) for d in event.dice)
 
 
 class _Evaluator:
@@ -339,7 +335,8 @@ def analyse(
     over a hundred decisions) fewer, down to :data:`FEWEST_SAMPLES`, so that its playouts
     make about :data:`PLAYOUT_STEPS` decisions at most: seconds for any game."""
     from storyteller import registry
-    from storyteller.play.session import SeededSource, walk
+    from storyteller.core.sources import SeededSource
+    from storyteller.log.replay import walk
     from storyteller.study.simulation import default_jobs
 
     if samples is not None and samples < 1:
@@ -352,12 +349,12 @@ def analyse(
         known = ", ".join(reg.policies) or "none"
         raise AnalysisError(f"{w.game.title} has no built-in player{' ' + repr(player) if player else ''} to measure "
                             f"win chances with (its players: {known})")
-    source = str(log.header.get("source", "seeded"))
+    source = log.header.source
     out = Analysis(w.game.name, w.game.title, Path(log.path).name if log.path else "", log.seed, source, name,
                    DEFAULT_SAMPLES if samples is None else samples,
                    _budget_text(budget))
     standing = _standing(w.steps)
-    first = next((i for i, s in enumerate(standing) if s.event["event"] == "decision"), None)
+    first = next((i for i, s in enumerate(standing) if s.move is not None), None)
     if w.outcome is not None:
         out.outcome = w.outcome.result
     if first is None:
@@ -372,7 +369,7 @@ def analyse(
     policy_moves: dict[int, str] = {}
     same: dict[int, int] = {}  # point -> an earlier point of the same value
     for i, s in enumerate(steps):
-        if s.event["event"] == "decision":
+        if s.move is not None:
             hint = reg.policy(name).choose(points[i].clone())
             policy_moves[i] = hint.action.key if hint is not None else s.move.key
             if policy_moves[i] == s.move.key or len(points[i].legal_actions()) == 1:
@@ -381,7 +378,7 @@ def analyse(
     if samples is None:  # the work: each position's playouts run about as long as the rest of the game did
         left = [0] * (len(points) + 1)  # left[i]: the decisions from step i on (a suffix sum)
         for i in range(len(points) - 1, -1, -1):
-            left[i] = left[i + 1] + (i < len(steps) and steps[i].event["event"] == "decision")
+            left[i] = left[i + 1] + (i < len(steps) and steps[i].move is not None)
         work = sum(max(1, left[i]) for i in todo)
         samples = max(FEWEST_SAMPLES, min(DEFAULT_SAMPLES, PLAYOUT_STEPS // max(1, work)))
     out.samples = samples
@@ -421,7 +418,7 @@ def analyse(
     out.start = values[0]
     for j in range(1, known):
         s, before, after = steps[j - 1], values[j - 1], values[j]
-        if s.event["event"] == "decision":
+        if s.move is not None:
             state = points[j - 1]
             mark = Mark(s.n, "decision", s.words or s.move.key, before, after, key=s.move.key,  # type: ignore[arg-type]
                         choices=len(state.legal_actions()))
@@ -429,12 +426,14 @@ def analyse(
             mark.best = state.describe(w.game.parse(mark.best_key)) if mark.best_key != s.move.key else mark.text
             out.decisions.append(mark)
         else:
-            out.chances.append(Mark(s.n, "roll" if "dice" in s.event else "draw", _chance_text(s.event), before, after))  # type: ignore[arg-type]
+            assert s.revealed is not None
+            out.chances.append(Mark(s.n, "roll" if s.rolled is not None else "draw", _chance_text(s.revealed), before,
+                                    after))  # type: ignore[arg-type]
     out.result = values[known - 1]
     if known < len(values):
         out.complete = False
     elif w.outcome is not None and w.outcome.result == "abandoned":
-        end = next(s for s in reversed(w.steps) if s.event["event"] == "end")
+        end = next(s for s in reversed(w.steps) if isinstance(s.event, End))
         out.decisions.append(Mark(end.n, "decision", "Abandon the game", values[-1], 0.0, key="abandon", choices=0))  # type: ignore[arg-type]
         out.result = 0.0
     for m in out.decisions:
@@ -473,7 +472,7 @@ def _winnable(out: Analysis, w: Any, steps: list[Any], points: list[State], reg:
               started: float, deadline: float | None) -> None:
     """The last decision at which the deal could still be won, by binary search with the
     solver (a lost position stays lost); the decision after which it could not, fatal."""
-    decisions = [i for i, s in enumerate(steps) if s.event["event"] == "decision"]
+    decisions = [i for i, s in enumerate(steps) if s.move is not None]
     cache: dict[int, str] = {}
 
     def answer(i: int) -> str:  # the solver on position i (before step i, or after the last)

@@ -111,7 +111,8 @@ def _quiet() -> None:
 
 def play_chunk(job: Job, seeds: Sequence[str]) -> list[Result]:
     from storyteller import registry
-    from storyteller.play.session import AutoPlayer, SeededSource, Session, simulate
+    from storyteller.core.sources import SeededSource
+    from storyteller.play.session import AutoPlayer, Session, simulate
 
     game = registry.rules(job.game)
     out = []
@@ -382,7 +383,7 @@ def verdict_words(verdict: Any) -> str:
 
 
 def solve_deal(rules: Any, variants: dict[str, str], seed: str, budget: Budget) -> Any:
-    from storyteller.play.session import SeededSource
+    from storyteller.core.sources import SeededSource
 
     from storyteller import registry
 

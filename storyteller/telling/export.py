@@ -1,12 +1,5 @@
-"""From a log to what people read: the export context, and the renderers that turn it
-into a format.
-
-:func:`context` walks the log (verifying it) and returns one JSON-safe document with a
-version number: the game, variants, seed and source, the outcome with its cause, every
-step with its typed move, draw or roll, the journal entries with what they are about, and
-the story the game's teller makes of it. Its fields are documented in
-``docs/context.md``; user templates and other formats rely on them. The words of moves,
-undos and the end are the rules' own, never the log's.
+"""From a log to what people read: the renderers that turn its export context
+(:mod:`storyteller.telling.context`, one JSON-safe document) into a format.
 
 Renderers are registered by format name in :data:`RENDERERS`, each declaring its kinds:
 ``markdown`` and ``obsidian`` (a ``story`` and a ``playthrough``), ``lonelog`` (the
@@ -36,12 +29,10 @@ from storyteller.core.formats import DEFAULT, FORMATS
 from storyteller.log.file import GameLog, sync_folder
 from storyteller.core.narrative import data_dir
 from storyteller.telling.sandbox import SAFE_JINJA, environment_class, explain, generate, jinja_version, one_line
-from storyteller.play.session import SOURCES, Step, Walk, walk
+from storyteller.log.replay import Replay
+from storyteller.telling.context import make as make_context
 from storyteller.telling.filters import FILTERS, link
-from storyteller.telling.stories import tell
 from storyteller.core.words import clean, command
-
-CONTEXT_VERSION = 2
 
 
 class TemplateProblem(Exception):
@@ -51,157 +42,6 @@ class TemplateProblem(Exception):
 
 class OutputProblem(Exception):
     """An export's output path that storyteller will not write: the message is one line."""
-
-
-# -- the context -------------------------------------------------------------------------
-
-
-def context(log: GameLog) -> dict[str, Any]:
-    """The export context of a log: plain data (str, int, bool, None, lists, dicts)."""
-    return _context(log)[0]
-
-
-def _context(log: GameLog) -> tuple[dict[str, Any], Walk]:
-    w = walk(log, keep_steps=True)
-    game = registry.get(w.game.name)
-    teller = game.teller
-    story = tell(teller, log.seed, w)
-    outcome = w.outcome
-    result = outcome.result if outcome else "unfinished"
-    started = str(log.header.get("started", ""))
-    specs = w.game.variant_specs(w.variants)
-    source = str(log.header.get("source", "seeded"))
-    cards, dice = SOURCES[source]
-    meta = {
-        "title": teller.title(story),
-        "game": w.game.name,
-        "game_title": w.game.title,
-        "seed": log.seed,
-        "source": source,
-        "table": {"cards": cards, "dice": dice, "rolls": w.game.dice},  # what came from the player's own table
-        "variants": w.variants,
-        "variants_text": w.game.describe_variants(w.variants),
-        "replay_options": "".join(" " + command("--variant", s) for s in specs),
-        "replay_command": command(
-            "storyteller", "play", w.game.name, "--seed", log.seed, *(x for s in specs for x in ("--variant", s))
-        ),
-        "outcome": result,
-        "cause": outcome.cause if outcome else "",
-        "reason": outcome.reason if outcome else "The game is not finished yet.",
-        "score": outcome.score if outcome else None,
-        "date": started[:10],
-        "started": started,
-        "tags": ["storyteller", w.game.name, result.replace(" ", "-")],
-        "log": Path(log.path).name if log.path else "",
-        "version": log.header.get("version", ""),
-        "decisions": w.decisions,
-        "decisions_made": sum(1 for e in log.events if e["event"] == "decision"),
-        "branch": ({"log": str(log.header["from_log"]), "step": int(log.header["from_step"])}
-                   if "from_log" in log.header else None),
-    }
-    return {
-        "version": CONTEXT_VERSION,
-        "game": {"name": w.game.name, "title": w.game.title},
-        "variants": dict(w.variants),
-        "seed": log.seed,
-        "source": meta["source"],
-        "outcome": outcome.as_dict() if outcome else None,
-        "meta": meta,
-        "steps": _steps(teller, log, w, _asked(game, log, w)),
-        "journal": [_journal(e) for e in log.journal()],
-        "story": story,
-    }, w
-
-
-def _journal(e: dict[str, Any]) -> dict[str, Any]:
-    return {"n": e["n"], "text": e["text"], "prompt": e.get("prompt"), "about": e.get("about"),
-            "question": e.get("question")}
-
-
-def _asked(game: registry.Registration, log: GameLog, w: Walk) -> dict[int, dict[str, Any]]:
-    """The question asked after each step, by the step's ``n`` (and each question by its own
-    ``n``, and the one asked before the first move by 0): ``{"id", "text", "answered",
-    "names"}``. A log made before questions were logged gives the question each journal
-    entry answered (with no id), as the entry recorded it."""
-    out: dict[int, dict[str, Any]] = {}
-    if any(e["event"] == "question" for e in log.events):
-        from storyteller.play.questions import replay
-
-        asked, _ = replay(game.questions, log, w.steps)
-        for n, a in asked.items():
-            q = {"id": a.event["id"], "text": a.event["text"], "answered": a.answered, "names": a.names}
-            out[n] = q
-            out.setdefault(a.about if a.about is not None else 0, q)
-        return out
-    for e in log.journal():
-        if e.get("prompt") and e.get("about") is not None:
-            out.setdefault(e["about"], {"id": None, "text": e["prompt"], "answered": True, "names": []})
-    return out
-
-
-def _steps(teller, log: GameLog, w: Walk, asked: dict[int, dict[str, Any]]) -> list[dict[str, Any]]:
-    said: dict[int, str] = {}  # a decision's words, by its n, for the undo that takes it back
-    out = []
-    for step, facts in zip(w.steps, teller.step_facts(w.steps)):
-        item = {**_step(teller, log.seed, w, step, said), **facts}
-        if step.kind in ("draw", "roll", "decision", "end"):
-            item["question"] = asked.get(step.n)
-        elif step.kind == "question":
-            found = asked.get(step.n, {})
-            item["answered"] = bool(found.get("answered"))
-            item["names"] = list(found.get("names", []))
-        out.append(item)
-    return out
-
-
-def _step(teller, seed: str, w: Walk, step: Step, said: dict[int, str]) -> dict[str, Any]:
-    """One step in words. A decision's words are the rules' words for its move in the state
-    before it (what the player was offered), an undo's those of the decision it takes back,
-    the end's the rules' outcome: the log's own text is never shown."""
-    e = step.event
-    kind = step.kind
-    item: dict[str, Any] = {
-        "n": e["n"], "kind": kind, "undone": step.undone, "corrected": step.corrected, "corrects": step.corrects,
-    }
-    if kind in ("draw", "roll"):
-        item["by"] = e.get("by")
-    if kind == "draw":
-        item["text"] = teller.draw_text(e)
-        item["meaning"] = teller.meaning(e, seed, w.variants)
-        item["draw"] = {k: e[k] for k in ("card", "to", "deal", "slot")} | {"pile": e.get("pile", "deck")}
-    elif kind == "roll":
-        item["text"] = teller.draw_text(e)
-        item["meaning"] = teller.meaning(e, seed, w.variants)
-        item["roll"] = {"dice": list(e["dice"]), "index": e["index"]}
-    elif kind == "decision":
-        assert step.before is not None and step.move is not None  # a walk with keep_steps has both
-        item["text"] = said[e["n"]] = step.before.describe(step.move)
-        item["action"] = e["action"]
-        item["move"] = step.move.facts()
-    elif kind == "journal":
-        item.update(_journal(e))
-    elif kind == "question":
-        item.update({"text": e["text"], "id": e["id"], "about": e.get("about")})
-    elif kind == "oracle":
-        from storyteller.core import oracle
-        from storyteller.telling.meanings import keywords
-        from storyteller.play.table import card_name as name
-
-        item.update({
-            "text": e["question"], "odds": e["odds"], "odds_text": oracle.ODDS_WORDS[e["odds"]], "roll": e["roll"],
-            "answer": e["answer"], "answer_text": oracle.ANSWER_WORDS[e["answer"]],
-            "spark": {"card": e["spark"], "name": name(e["spark"]), "keywords": keywords(e["spark"])},
-            "by": e.get("by"),
-        })
-    elif kind == "undo":
-        item["text"] = said.get(e["of"], "")
-        item["of"] = e["of"]
-    elif kind == "end":
-        assert w.outcome is not None  # the walk checked the end against the rules
-        item["text"] = w.outcome.reason
-        item["result"] = w.outcome.result
-        item["cause"] = w.outcome.cause
-    return item
 
 
 # -- renderers ---------------------------------------------------------------------------
@@ -298,7 +138,7 @@ class TemplateRenderer:
             raise TemplateProblem(one_line(explain(e, names, shown))) from None
 
 
-def pictures(game: registry.Registration, w: Walk) -> dict[str, Any]:
+def pictures(game: registry.Registration, w: Replay) -> dict[str, Any]:
     """The game's table drawn (see ``storyteller.telling.drawing``), as plain data for templates:
     ``final`` (the table as the log leaves it), ``scenes`` (a small picture at each of the
     story's turning points, in the order of its sections) and ``at`` (the same, by the
@@ -474,7 +314,7 @@ def _render(log: GameLog, kind: str | None, template: Path | None, format: str, 
         raise TemplateProblem(f"the {format} format has no '{kind}' (it has: {', '.join(renderer.kinds)})")
     if paper not in PAPERS:
         raise TemplateProblem(f"unknown paper '{paper}' (papers: {', '.join(PAPERS)})")
-    ctx, w = _context(log)
+    ctx, w = make_context(log)
     game = registry.get(log.game)
     files: dict[str, str] = {}
     if analysis is not None:

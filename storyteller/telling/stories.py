@@ -1,11 +1,12 @@
 """Each game told in words: what a draw means, the journaling question it raises, what a
 decision set off, and the story of a whole game.
 
-A game's :class:`Teller` says what each step means; one walker, :func:`tell`, owns the
-loop every story shares: journal entries written before the tale begins open it, those
-written after the end close it, undone steps are left out, and everything else is handed
-to the game's :class:`Tale` in order. Tellers read facts (typed moves, card ids, states,
-outcome causes); none parses a key or a sentence.
+A game's :class:`Teller` says what each step means; one reader of the steps, the
+:class:`Story` visitor, owns the loop every story shares: journal entries written before
+the tale begins open it, those written after the end close it, undone and corrected steps
+are left out, and everything else is handed to the game's :class:`Tale` in order. Tellers
+read facts (typed events and moves, card ids, states, outcome causes); none parses a key or
+a sentence.
 """
 
 from __future__ import annotations
@@ -13,11 +14,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Sequence, TypeVar
 
 from storyteller.core.narrative import pick
+from storyteller.log.events import (
+    CardDrawn, Chance, Decision, DiceRolled, End, JournalEntry, OracleQuestion, Question, Undo, Visitor,
+)
+from storyteller.log.replay import Replay, Step
 
 if TYPE_CHECKING:
     from storyteller.core.engine import Move, Outcome, State
     from storyteller.registry import Registration
-    from storyteller.play.session import Step, Walk
 
 Told = tuple[str, list[str]]  # a panel title and its lines
 T = TypeVar("T")
@@ -61,11 +65,12 @@ class Tale:
     """One story being told: the game's teller makes one per story.
 
     ``begun`` says whether the tale has started (journal entries written before it open
-    the story); :meth:`journal` places an entry written since; :meth:`step` hears each
-    draw, roll and decision that stands; :meth:`finish` returns the story's context.
+    the story); :meth:`journal` places an entry written since; :meth:`draw`, :meth:`roll`
+    and :meth:`decision` hear each step that stands, with its typed event or move;
+    :meth:`finish` returns the story's context.
     """
 
-    def __init__(self, teller: "Teller", seed: str, walk: "Walk") -> None:
+    def __init__(self, teller: Teller, seed: str, walk: Replay) -> None:
         self.teller = teller
         self.p = teller.prompts
         self.seed = seed
@@ -74,7 +79,7 @@ class Tale:
         self.phrasing = Phrasing(seed, teller.name)
         self.asides: list[dict[str, Any]] = []  # oracle questions the tale did not place
 
-    def say(self, kind: str, options: "Sequence[T]") -> "T":
+    def say(self, kind: str, options: Sequence[T]) -> T:
         """One of ``options`` for this kind of beat, not used again in this story before the
         others (see :class:`Phrasing`)."""
         return self.phrasing.pick(kind, options)
@@ -83,25 +88,17 @@ class Tale:
     def begun(self) -> bool:
         raise NotImplementedError
 
-    def journal(self, step: "Step") -> None:
+    def journal(self, entry: JournalEntry) -> None:
         raise NotImplementedError
 
-    def step(self, step: "Step") -> None:
-        if step.kind == "decision":
-            self.decision(step)
-        elif step.kind == "draw":
-            self.draw(step)
-        elif step.kind == "roll":
-            self.roll(step)
+    def draw(self, step: Step, card: CardDrawn) -> None:
+        """A card turned up (``card``: the draw, or the draw a correction stands for)."""
 
-    def draw(self, step: "Step") -> None:
-        pass
+    def roll(self, step: Step, dice: DiceRolled) -> None:
+        """Dice rolled (``dice``: the roll, or the roll a correction stands for)."""
 
-    def roll(self, step: "Step") -> None:
-        pass
-
-    def decision(self, step: "Step") -> None:
-        pass
+    def decision(self, step: Step, move: Move) -> None:
+        """A move made, with the states before and after it in ``step``."""
 
     def oracle(self, beat: dict[str, Any]) -> None:
         """A question asked of the oracle (:func:`oracle_beat`): a tale places it where its
@@ -117,7 +114,7 @@ class Teller:
 
     tale: type[Tale] = Tale
 
-    def __init__(self, registration: "Registration") -> None:
+    def __init__(self, registration: Registration) -> None:
         self.registration = registration
         self.rules = registration.rules
         self.name = registration.name
@@ -125,30 +122,30 @@ class Teller:
 
     # -- one draw or roll, as it happens ----------------------------------------------
 
-    def draw_text(self, event: dict[str, Any]) -> str:
+    def draw_text(self, event: Chance) -> str:
         """The playthrough's line for a draw or a roll."""
         raise NotImplementedError
 
-    def meaning(self, event: dict[str, Any], seed: str, variants: dict[str, str]) -> str:
+    def meaning(self, event: Chance, seed: str, variants: dict[str, str]) -> str:
         """One sentence: what this draw or roll means in the story."""
         raise NotImplementedError
 
-    def topic(self, event: dict[str, Any]) -> str | None:
+    def topic(self, event: Chance) -> str | None:
         """Which kind of journaling question a draw raises, or None for a quiet card."""
         return None
 
-    def question(self, event: dict[str, Any], seed: str) -> str | None:
+    def question(self, event: Chance, seed: str) -> str | None:
         """The journaling question a draw raises (the same for the same log), or None."""
         topic = self.topic(event)
-        return self.ask(topic, seed, event["n"]) if topic else None
+        return self.ask(topic, seed, event.n) if topic else None
 
-    def key_moment(self, event: dict[str, Any]) -> bool:
+    def key_moment(self, event: Chance) -> bool:
         """Whether a draw or roll that raises a question is one of the game's turning
         points, the only ones asked with the setting ``questions = "key-moments"``. A game
         that does not choose asks every question."""
         return True
 
-    def asked(self, event: dict[str, Any], seed: str, questions: str = "every-reveal") -> str | None:
+    def asked(self, event: Chance, seed: str, questions: str = "every-reveal") -> str | None:
         """The question asked after this draw or roll with the ``questions`` setting
         ("every-reveal", "key-moments" or "none"), or None: always one of the questions
         :meth:`question` gives, so a log made with any setting reads the same."""
@@ -183,13 +180,13 @@ class Teller:
 
         return setup_moments(self.prompts)
 
-    def after_decision(self, before: "State", move: "Move", after: "State") -> Told | None:
+    def after_decision(self, before: State, move: Move, after: State) -> Told | None:
         """What a decision set off, told before the draws it brings, or None."""
         return None
 
     # -- a whole game ---------------------------------------------------------------
 
-    def step_facts(self, steps: list["Step"]) -> list[dict[str, Any]]:
+    def step_facts(self, steps: list[Step]) -> list[dict[str, Any]]:
         """Extra facts for each step of the playthrough, undone ones included (Hexaract:
         the table at each roll; Cascades: the pass each step belongs to)."""
         return [{} for _ in steps]
@@ -198,72 +195,122 @@ class Teller:
         raise NotImplementedError
 
 
-def tell(teller: Teller, seed: str, walk: "Walk") -> dict[str, Any]:
-    """The story of a walked log (kept steps): the shared loop, the game's tale."""
-    tale = teller.tale(teller, seed, walk)
-    opening: list[str] = []
-    epilogue: list[str] = []
-    ended = False
-    for step in walk.steps:
-        kind = step.kind
-        if kind == "journal":
-            if ended:
-                epilogue.append(step.event["text"])
-            elif tale.begun:
-                tale.journal(step)
-            else:
-                opening.append(step.event["text"])
-        elif kind == "end":
-            ended = True
-        elif kind == "oracle":
-            tale.oracle(oracle_beat(step.event))
-        elif not step.undone and not step.corrected and kind not in ("undo", "question"):
-            tale.step(step)
-    return {**tale.finish(), "opening_journal": opening, "epilogue": epilogue, "asides": tale.asides}
+class Story(Visitor):
+    """The story loop every game shares, as a reader of the steps: journal entries written
+    before the tale begins open the story, those written after the end close it (the
+    epilogue), oracle questions go where the tale places them, and every draw, roll and
+    decision that stands (neither undone nor corrected) is told by the game's tale, in order.
+    The story is :attr:`told` once every step is visited."""
+
+    ignores = (Question, Undo)
+
+    def __init__(self, teller: Teller, seed: str, walk: Replay) -> None:
+        self.tale = teller.tale(teller, seed, walk)
+        self.opening: list[str] = []
+        self.epilogue: list[str] = []
+        self.ended = False
+        self.told: dict[str, Any] = {}
+
+    def on_journal(self, step: Step) -> None:
+        entry = step.event
+        assert isinstance(entry, JournalEntry)
+        if self.ended:
+            self.epilogue.append(entry.text)
+        elif self.tale.begun:
+            self.tale.journal(entry)
+        else:
+            self.opening.append(entry.text)
+
+    def on_end(self, step: Step) -> None:
+        self.ended = True
+
+    def on_oracle(self, step: Step) -> None:
+        assert isinstance(step.event, OracleQuestion)
+        self.tale.oracle(oracle_beat(step.event))
+
+    def on_draw(self, step: Step) -> None:
+        if step.stands and step.drawn is not None:
+            self.tale.draw(step, step.drawn)
+
+    def on_roll(self, step: Step) -> None:
+        if step.stands and step.rolled is not None:
+            self.tale.roll(step, step.rolled)
+
+    def on_correction(self, step: Step) -> None:  # the card or dice really turned up, told as drawn
+        self.on_draw(step)
+        self.on_roll(step)
+
+    def on_decision(self, step: Step) -> None:
+        if step.stands and step.move is not None:
+            self.tale.decision(step, step.move)
+
+    def finish(self) -> None:
+        self.told = {**self.tale.finish(), "opening_journal": self.opening, "epilogue": self.epilogue,
+                     "asides": self.tale.asides}
 
 
-def oracle_beat(event: dict[str, Any]) -> dict[str, Any]:
+def tell(teller: Teller, seed: str, walk: Replay) -> dict[str, Any]:
+    """The story of a walked log (one that kept its steps)."""
+    story = Story(teller, seed, walk)
+    walk.visit(story)
+    return story.told
+
+
+def oracle_beat(event: OracleQuestion) -> dict[str, Any]:
     """A question to the oracle as a story tells it: the player's question (their words,
     to be escaped where they are shown), the odds, the answer and the spark, in words."""
     from storyteller.core import oracle
-    from storyteller.telling.meanings import keywords
     from storyteller.play.table import card_name
+    from storyteller.telling.meanings import keywords
 
-    return {"kind": "oracle", "question": event["question"], "odds": oracle.ODDS_WORDS[event["odds"]],
-            "answer": oracle.ANSWER_WORDS[event["answer"]], "spark": card_name(event["spark"]),
-            "words": keywords(event["spark"])[:2]}
+    return {"kind": "oracle", "question": event.question, "odds": oracle.ODDS_WORDS[event.odds],
+            "answer": oracle.ANSWER_WORDS[event.answer], "spark": card_name(event.spark),
+            "words": keywords(event.spark)[:2]}
 
 
-def prompt_notes(teller: Teller, log: Any) -> list[str]:
+class PromptNotes(Visitor):
     """Where a journal entry claims to answer a question this game never asked: an entry
     that answers a logged question (``question``) has that question's words; in a log made
     before questions were logged, the question after a draw is the teller's question for
     that draw, the one after the end is :data:`LAST_WORD`; an entry written from the menu
     answers none. A branch of an older log (``play --from``) holds both: the older entries
-    before its first logged question."""
-    from storyteller.play.session import corrected_event
+    before its first logged question. The :attr:`notes` are made once every step is visited."""
 
-    draws: dict[int, dict[str, Any]] = {}
-    asked: dict[int, str] = {}
-    for e in log.events:
-        if e["event"] in ("draw", "roll"):
-            draws[e["n"]] = e
-        elif e["event"] == "correction" and e.get("of") in draws:  # a card turned up again, read as its draw
-            draws[e["n"]] = corrected_event(draws[e["of"]], e)
-        elif e["event"] == "question":
-            asked[e["n"]] = e["text"]
-    notes = []
-    for e in log.journal():
-        prompt = e.get("prompt")
-        if prompt is None:
-            continue
-        if "question" in e:
-            wanted = asked.get(e["question"])
-        elif asked and e["n"] > min(asked):  # (before the first: a branch of an older log, its first steps)
-            wanted = prompt if e["n"] > max(asked) else None  # more last words, after the last question
-        else:
-            about = e.get("about")
-            wanted = teller.question(draws[about], log.seed) if about in draws else LAST_WORD
-        if prompt != wanted:
-            notes.append(f"line {e['n'] + 1}: the question this entry answers is not one the game asked")
-    return notes
+    ignores = (Decision, OracleQuestion, Undo, End)
+
+    def __init__(self, teller: Teller, seed: str) -> None:
+        self.teller = teller
+        self.seed = seed
+        self.draws: dict[int, Chance] = {}
+        self.asked: dict[int, str] = {}
+        self.entries: list[JournalEntry] = []
+        self.notes: list[str] = []
+
+    def on_draw(self, step: Step) -> None:
+        if step.revealed is not None:
+            self.draws[step.n] = step.revealed
+
+    on_roll = on_correction = on_draw  # a card turned up again, read as its draw
+
+    def on_question(self, step: Step) -> None:
+        assert isinstance(step.event, Question)
+        self.asked[step.n] = step.event.text
+
+    def on_journal(self, step: Step) -> None:
+        assert isinstance(step.event, JournalEntry)
+        self.entries.append(step.event)
+
+    def finish(self) -> None:
+        asked = self.asked
+        for e in self.entries:
+            if e.prompt is None:
+                continue
+            if e.question is not None:
+                wanted = asked.get(e.question)
+            elif asked and e.n > min(asked):  # (before the first: a branch of an older log, its first steps)
+                wanted = e.prompt if e.n > max(asked) else None  # more last words, after the last question
+            else:
+                about = e.about
+                wanted = self.teller.question(self.draws[about], self.seed) if about in self.draws else LAST_WORD
+            if e.prompt != wanted:
+                self.notes.append(f"line {e.n + 1}: the question this entry answers is not one the game asked")

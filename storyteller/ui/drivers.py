@@ -10,11 +10,13 @@ from pathlib import Path
 from typing import Any
 
 from storyteller import registry
-from storyteller.core.engine import Draw, Move, Roll, RuleError, State
-from storyteller.log.file import JOURNAL
+from storyteller.core.engine import Chance, Draw, Roll, RuleError
+from storyteller.core.words import clean
+from storyteller.log.events import JOURNAL, OracleQuestion, Visitor
+from storyteller.log.replay import Step
+from storyteller.play.questions import QuestionLog
 from storyteller.play.session import AutoPlayer, Command, Correction, Session
 from storyteller.telling.stories import Teller
-from storyteller.core.words import clean
 
 
 class AnswersExhausted(Exception):
@@ -41,7 +43,7 @@ def table_deck(session: Session):
     return TableDeck.of(game.rules, session.variants, game.prompt_data)
 
 
-def read_entry(session: Session, request: Draw | Roll, text: str, places: dict[str, list[str]] | None = None) -> Any:
+def read_entry(session: Session, request: Chance, text: str, places: dict[str, list[str]] | None = None) -> Any:
     """The card or dice that ``text`` names for ``request`` (ValueError with the reason when
     it cannot be there). ``places``: the table to check a card against (default: now)."""
     from storyteller.play.table import parse_dice
@@ -63,7 +65,7 @@ def read_correction(session: Session, text: str) -> Any:
     return read_entry(session, request, text, before.places())
 
 
-def setup_words(session: Session, request: Draw | Roll, said: set[str]) -> str | None:
+def setup_words(session: Session, request: Chance, said: set[str]) -> str | None:
     """What to do at the real table before this card or roll, if the rules have reached a
     moment with setup words: a reshuffle every time, any other moment the first time it
     comes in this sitting (``said`` holds those already told)."""
@@ -73,18 +75,17 @@ def setup_words(session: Session, request: Draw | Roll, said: set[str]) -> str |
         return None
     if moment != "reshuffle":
         said.add(moment)
-    return tell.setup(moment, session.variants, session.log.header["source"])
+    return tell.setup(moment, session.variants, session.log.header.source)
 
 
-def oracle_words(event: dict[str, Any]) -> str:
+def oracle_words(event: OracleQuestion) -> str:
     """The oracle's answer and its spark, in one line."""
     from storyteller.core import oracle
-    from storyteller.telling.meanings import keywords
     from storyteller.play.table import card_name
+    from storyteller.telling.meanings import keywords
 
-    spark = event["spark"]
-    words = keywords(spark)
-    return (f"{oracle.ANSWER_WORDS[event['answer']]} (rolled {event['roll']}) Spark: {card_name(spark)}"
+    words = keywords(event.spark)
+    return (f"{oracle.ANSWER_WORDS[event.answer]} (rolled {event.roll}) Spark: {card_name(event.spark)}"
             + (f", {' and '.join(words[:2])}." if words else "."))
 
 
@@ -101,141 +102,39 @@ def why_illegal(session: Session, key: str) -> str:
 OWN = {"physical": "your own cards and dice", "physical cards": "your own cards", "physical dice": "your own dice"}
 
 
-class Journal:
-    """The journaling questions of one session, for a driver that asks them: it hears each
-    draw, roll and decision as it happens, asks the question it raises (if the setting asks
-    it there), logs it, and remembers what this player was asked in their other games."""
-
-    def __init__(self, session: Session, setting: str, resumed: bool = False, before: int | None = None) -> None:
-        from storyteller.log import store
-        from storyteller.play.questions import Asker, history
-
-        game = registry.get(session.game.name)
-        self.questions = game.questions
-        try:
-            folder = store.sessions_dir()
-        except Exception:  # a bad settings file was named when the game began; no history then
-            folder = None
-        asked = history(folder, session.game.name, leave_out=session.path)
-        self.asker = Asker(self.questions, session.seed, asked, setting)
-        self.seen = 0  # events of the log taken in so far
-        self.pending: tuple[Any, dict[str, Any]] | None = None  # the last question asked, and its event
-        if resumed:
-            self._replay(session, before)
-
-    def _replay(self, session: Session, before: int | None = None) -> None:
-        """Hear the game so far again (a resumed game), up to event ``before`` (excluded)."""
-        from storyteller.play.questions import Seen
-        from storyteller.play.session import walk
-
-        w = walk(session.log, keep_steps=True)
-        asker = self.asker
-        for step in w.steps:
-            e = step.event
-            if before is not None and step.n >= before:
-                break
-            if step.kind in ("draw", "roll") and not step.undone:
-                if step.corrects is not None:
-                    asker.take_back(step.corrects)
-                asker.hear(Seen(step.kind, e, step.after, step.before))
-            elif step.kind == "decision" and not step.undone:
-                asker.hear(Seen("decision", e, step.after, step.before, step.move))
-            elif step.kind == "undo":
-                asker.take_back(e["of"])
-            elif step.kind == "question":
-                asker.asked(e["id"], e["text"])
-                if e.get("about") is None:
-                    asker.started = True
-        self.seen = len(session.log.events) if before is None else before - 1
-
-    def _sync(self, session: Session) -> None:
-        """Undos and corrections since the last step heard: what they took back is forgotten."""
-        for e in session.log.events[self.seen:]:
-            if e["event"] in ("undo", "correction"):
-                self.asker.take_back(e["of"])
-        self.seen = len(session.log.events)
-
-    def _ask(self, session: Session, occasion: Any, about: int | None, always: bool = False):
-        n = len(session.log.events) + 1
-        question = self.asker.ask(occasion, n, always)
-        if question is None:
-            self.pending = None
-            return None
-        event = session.question(question.id, question.text, about)
-        self.asker.asked(question.id, question.text)
-        self.seen = len(session.log.events)
-        self.pending = (question, event)
-        return question, event
-
-    def after_draw(self, session: Session, event: dict[str, Any]):
-        """The question a draw or roll raises, asked and logged: (question, its event) or None."""
-        from storyteller.play.questions import Seen
-
-        self._sync(session)
-        if event["n"] in self.asker.occasions:  # heard already, when the game was taken up again
-            return None
-        occasion = self.asker.hear(Seen(event["event"], event, session.state))
-        return self._ask(session, occasion, event["n"])
-
-    def after_decision(self, session: Session, event: dict[str, Any], before: State, move: Move):
-        from storyteller.play.questions import Seen
-
-        self._sync(session)
-        if event["n"] in self.asker.occasions:
-            return None
-        occasion = self.asker.hear(Seen("decision", event, session.state, before, move))
-        return self._ask(session, occasion, event["n"])
-
-    def start(self, session: Session):
-        """The question before the first decision, once a game."""
-        self._sync(session)
-        if session.decisions:
-            self.asker.started = True
-        return self._ask(session, self.asker.start(), None)
-
-    def end(self, session: Session):
-        """The last word, asked whatever the setting."""
-        self._sync(session)
-        outcome = session.outcome
-        assert outcome is not None
-        end = next(e for e in reversed(session.log.events) if e["event"] == "end")
-        return self._ask(session, self.asker.end(outcome.result), end["n"], always=True)
-
-    def answer(self, session: Session, text: str, asked) -> None:
-        """Write the player's words as the answer to ``asked`` (a question and its event)."""
-        question, event = asked
-        about = event.get("about")
-        session.journal(text, question.text, about, question=event["n"])
-        self.seen = len(session.log.events)
-
-
 class _Narrating:
     """Shared plain-text narration for the drivers that run without prompts."""
+
+    def listeners(self, game: str, seed: str, path: Path) -> list[Visitor]:
+        return []
 
     def begin(self, session: Session, resumed: bool) -> None:
         verb = "Resuming" if resumed else "Playing"
         variants = session.game.describe_variants(session.variants)
-        where = f"seed {session.seed}" if session.table is None else OWN[session.log.header["source"]]
+        source = session.log.header.source
+        where = f"seed {session.seed}" if session.table is None else OWN[source]
         _out(f"{verb} {session.game.title} ({variants}) with {where}")
         _out(f"Log: {session.path}")
         if session.table is not None and not resumed:
-            moment = "roll" if session.log.header["source"] == "physical dice" else "start"
-            words = teller_of(session).setup(moment, session.variants, session.log.header["source"])
+            moment = "roll" if source == "physical dice" else "start"
+            words = teller_of(session).setup(moment, session.variants, source)
             if words:
                 _out(words)
 
-    def enter(self, session: Session, request: Draw | Roll) -> Any:
+    def enter(self, session: Session, request: Chance) -> Any:
         raise RuleError("this driver cannot turn up the player's own cards or roll their dice")
 
     def check_end(self, session: Session) -> Correction | None:
         return None
 
-    def after_draw(self, session: Session, event: dict[str, Any]) -> None:
+    def after_draw(self, session: Session, step: Step) -> None:
         tell = teller_of(session)
-        _out(f"  {tell.draw_text(event)} {tell.meaning(event, session.seed, session.variants)}")
+        assert step.revealed is not None
+        _out(f"  {tell.draw_text(step.revealed)} {tell.meaning(step.revealed, session.seed, session.variants)}")
 
-    def after_decision(self, session: Session, event: dict[str, Any], before: State, move: Move) -> None:
-        told = teller_of(session).after_decision(before, move, session.state)
+    def after_decision(self, session: Session, step: Step) -> None:
+        assert step.before is not None and step.move is not None
+        told = teller_of(session).after_decision(step.before, step.move, step.after)
         if told:
             title, lines = told
             _out(f"  {title}:")
@@ -261,7 +160,7 @@ class AutoDriver(_Narrating):
     def begin(self, session: Session, resumed: bool) -> None:
         super().begin(session, resumed)
         if resumed:
-            self.player.warm([before for _, before in session.history])
+            self.player.warm(session.replay.decision_states)
 
     def choose(self, session: Session):
         action = self.player.choose(session.state, session.decisions)
@@ -291,11 +190,12 @@ class AnswersDriver(_Narrating):
         self.questions = questions  # the setting: which reveals ask a question
         self.pos = 0
         self.said: set[str] = set()  # setup moments already told
-        self.journal: Journal | None = None
+        self.journal: QuestionLog | None = None
 
-    def begin(self, session: Session, resumed: bool) -> None:
-        super().begin(session, resumed)
-        self.journal = Journal(session, self.questions, resumed)
+    def listeners(self, game: str, seed: str, path: Path) -> list[Visitor]:
+        """The journaling questions, which hear the game from its first step."""
+        self.journal = QuestionLog.of(registry.get(game), seed, path, self.questions, own=True)
+        return [self.journal]
 
     def _answer(self, session: Session, asked) -> None:
         """Print a question just asked; the next line answers it if it is a journal line."""
@@ -328,7 +228,7 @@ class AnswersDriver(_Narrating):
     def _peek(self) -> tuple[int, str] | None:
         return self.lines[self.pos] if self.pos < len(self.lines) else None
 
-    def enter(self, session: Session, request: Draw | Roll) -> Any:
+    def enter(self, session: Session, request: Chance) -> Any:
         """The next line says what was turned up: ``draw CARD`` or ``roll 3 5 6 1 2`` (or
         ``correct ...`` for the card or roll entered before)."""
         words = setup_words(session, request, self.said)
@@ -364,20 +264,20 @@ class AnswersDriver(_Narrating):
         except ValueError as e:
             raise IllegalAnswer(f"{self.name} line {lineno}: '{answer}' is refused: {e}") from None
 
-    def after_draw(self, session: Session, event: dict[str, Any]) -> None:
-        super().after_draw(session, event)
+    def after_draw(self, session: Session, step: Step) -> None:
+        super().after_draw(session, step)
         assert self.journal is not None
-        self._answer(session, self.journal.after_draw(session, event))
+        self._answer(session, self.journal.ask_after(session, step))
 
-    def after_decision(self, session: Session, event: dict[str, Any], before: State, move: Move) -> None:
-        super().after_decision(session, event, before, move)
+    def after_decision(self, session: Session, step: Step) -> None:
+        super().after_decision(session, step)
         assert self.journal is not None
-        self._answer(session, self.journal.after_decision(session, event, before, move))
+        self._answer(session, self.journal.ask_after(session, step))
 
     def after_end(self, session: Session) -> None:
         super().after_end(session)
         assert self.journal is not None
-        asked = self.journal.end(session)
+        asked = self.journal.ask_end(session)
         self._answer(session, asked)
         # Journal lines left after that are more of the player's last words.
         while (nxt := self._peek()) and nxt[1].lower().startswith("journal:"):
@@ -416,7 +316,7 @@ class AnswersDriver(_Narrating):
     def choose(self, session: Session):
         assert self.journal is not None
         if not session.decisions:
-            self._answer(session, self.journal.start(session))
+            self._answer(session, self.journal.ask_start(session))
         while True:
             nxt = self._peek()
             if nxt is None:

@@ -12,11 +12,14 @@ from rich.text import Text
 from rich.panel import Panel
 
 from storyteller import registry
-from storyteller.core.engine import Draw, Roll
-from storyteller.ui.drivers import Journal, read_entry, setup_words, table_deck
-from storyteller.core.engine import Move, State
-from storyteller.play.session import Command, Correction, Session
+from storyteller.core.engine import Chance, Draw, Roll
 from storyteller.core.words import clean, plural
+from storyteller.log.events import Visitor
+from pathlib import Path
+from storyteller.log.replay import Step
+from storyteller.play.questions import QuestionLog
+from storyteller.play.session import Command, Correction, Session
+from storyteller.ui.drivers import read_entry, setup_words, table_deck
 
 
 def begin(term, session: Session, resumed: bool) -> None:
@@ -25,11 +28,11 @@ def begin(term, session: Session, resumed: bool) -> None:
     title = f"{game.title} - seed {session.seed} - {variants}"
     header = session.log.header
     moves = session.decisions
-    if resumed and "from_log" in header and len(session.log.events) == header["from_step"]:
+    if resumed and header.branch and len(session.log.events) == header.from_step:
         # a branch, just made: nothing of it is the player's own yet
         same = (f"the same deal and the same first {plural(moves, 'move')}; from here the choices "
                 "are yours again") if moves else "the same deal, and every move is yours to choose again"
-        body = f"Playing on from step {header['from_step']} of {header['from_log']}: {same}."
+        body = f"Playing on from step {header.from_step} of {header.from_log}: {same}."
     elif resumed:
         body = f"Welcome back. {plural(moves, 'move')} so far; the journey goes on."
     else:
@@ -39,7 +42,7 @@ def begin(term, session: Session, resumed: bool) -> None:
     if resumed:
         entries = session.log.journal()
         if entries:
-            term.print(Panel(Text(clean(entries[-1]["text"])), title="Your last journal entry", title_align="left"))
+            term.print(Panel(Text(clean(entries[-1].text)), title="Your last journal entry", title_align="left"))
     if session.table is not None:
         tell = registry.get(game.name).teller
         if resumed:
@@ -48,19 +51,19 @@ def begin(term, session: Session, resumed: bool) -> None:
         else:
             # With the player's own dice only, storyteller deals the cards: the words for the
             # dice are all they need before the first roll.
-            moment = "roll" if session.log.header["source"] == "physical dice" else "start"
-            words = tell.setup(moment, session.variants, session.log.header["source"])
+            moment = "roll" if header.source == "physical dice" else "start"
+            words = tell.setup(moment, session.variants, header.source)
             if words:
                 term.print(Panel(Text(clean(words)), title="Set up your table", title_align="left"))
 
 
-def choose(term, session: Session, policy=None, journal: Journal | None = None):
+def choose(term, session: Session, policy=None, journal: QuestionLog | None = None):
     """Ask until the player picks a move or a command that changes the log."""
     game = registry.get(session.game.name)
     screen = game.view
     term.print(screen.table(session.state, term))
     if journal is not None and not session.decisions:
-        ask(term, session, journal, journal.start(session))
+        ask(term, session, journal, journal.ask_start(session))
     while True:
         legal = session.legal_actions()
         # A game may group its moves (Adaman: pick a target, then the resources to pay with);
@@ -82,8 +85,9 @@ def choose(term, session: Session, policy=None, journal: Journal | None = None):
             if text.strip():
                 return Command("journal", text)
         elif picked == "undo":
-            done = session.last_decision() or {}
-            term.print(f"[dim]Taken back: {escape(clean(str(done.get('text', done.get('action', '')))))}[/dim]")
+            done = session.last_decision()
+            taken = (done.text if done.text is not None else done.action) if done is not None else ""
+            term.print(f"[dim]Taken back: {escape(clean(taken))}[/dim]")
             if session.table is not None:
                 term.print("[dim]Cards you turned up and dice you rolled stay where they are: "
                            "storyteller will not ask for them again.[/dim]")
@@ -114,15 +118,16 @@ def choose(term, session: Session, policy=None, journal: Journal | None = None):
             return picked
 
 
-def after_draw(term, session: Session, event: dict[str, Any], journal: Journal) -> None:
+def after_draw(term, session: Session, step: Step, journal: QuestionLog) -> None:
     """What the card means; then its journaling question, if the ``questions`` setting
     asks it here. A card worth a question is shown in a panel even when the setting
     does not ask it."""
     tell = registry.get(session.game.name).teller
-    text = tell.draw_text(event)
-    meaning = tell.meaning(event, session.seed, session.variants)
-    asked = journal.after_draw(session, event)
-    if journal.asker.occasions.get(event["n"]) is None:
+    assert step.revealed is not None
+    text = tell.draw_text(step.revealed)
+    meaning = tell.meaning(step.revealed, session.seed, session.variants)
+    asked = journal.ask_after(session, step)
+    if journal.asker.occasions.get(step.n) is None:
         # An ordinary card: one quiet line, no question.
         term.print(f"[dim]{escape(text)}[/dim] {escape(meaning)}")
         return
@@ -130,7 +135,7 @@ def after_draw(term, session: Session, event: dict[str, Any], journal: Journal) 
     ask(term, session, journal, asked)
 
 
-def ask(term, session: Session, journal: Journal, asked, instruction: str = "(write, or Enter to skip)") -> None:
+def ask(term, session: Session, journal: QuestionLog, asked, instruction: str = "(write, or Enter to skip)") -> None:
     """Ask a question just logged; the player's words, if any, answer it."""
     if asked is None:
         return
@@ -171,7 +176,7 @@ def told(term, title: str, lines: list[str]) -> None:
     term.print(Panel(body, title=escape(title), title_align="left"))
 
 
-def after_end(term, session: Session, journal: Journal) -> None:
+def after_end(term, session: Session, journal: QuestionLog) -> None:
     outcome = session.outcome
     assert outcome is not None
     term.print(registry.get(session.game.name).view.table(session.state, term))
@@ -185,7 +190,7 @@ def after_end(term, session: Session, journal: Journal) -> None:
         # (where it would count in the player's statistics as a game won)
         solving = command("storyteller", "solve", session.path, "--log", f"{session.path.stem}-won.jsonl")
         term.print(Text(clean(f"Could this deal have been won? With every card known, storyteller can tell: {solving}")))
-    ask(term, session, journal, journal.end(session), instruction="(Enter to skip)")
+    ask(term, session, journal, journal.ask_end(session), instruction="(Enter to skip)")
     if outcome.result != "abandoned" and registry.get(session.game.name).has_policy:
         if term.confirm("See where the game turned? (a quick look: a few seconds)", default=True):
             turning_point(term, session)
@@ -303,47 +308,44 @@ class PlayerDriver:
         self.questions = questions  # the setting: which reveals ask a question
         self.policy = None  # the hint's policy, made for this game at its start
         self.said: set[str] = set()  # setup moments already told
-        self._journal: Journal | None = None
+        self.journal: QuestionLog | None = None
 
-    @property
-    def journal(self) -> Journal | None:
-        return self._journal
+    def listeners(self, game: str, seed: str, path: Path) -> list[Visitor]:
+        """The journaling questions, which hear the game from its first step."""
+        self.journal = QuestionLog.of(registry.get(game), seed, path, self.questions, own=True)
+        return [self.journal]
 
-    def _questions(self, session: Session, event: dict[str, Any] | None = None) -> Journal:
-        """The session's questions (made when the game begins; for a driver started without
-        ``begin``, when first needed, having heard the game before ``event``)."""
-        if self._journal is None:
-            self._journal = Journal(session, self.questions, resumed=bool(session.log.events),
-                                    before=event["n"] if event else None)
-        return self._journal
+    def _questions(self) -> QuestionLog:
+        assert self.journal is not None, "the session was made with this driver's listeners"
+        return self.journal
 
     def begin(self, session: Session, resumed: bool) -> None:
         reg = registry.get(session.game.name)
         self.policy = reg.policy(reg.hint_player) if reg.hint_player else None
-        self._journal = Journal(session, self.questions, resumed)
         begin(self.term, session, resumed)
 
     def choose(self, session: Session):
-        return choose(self.term, session, self.policy, self._questions(session))
+        return choose(self.term, session, self.policy, self._questions())
 
-    def after_draw(self, session: Session, event: dict[str, Any]) -> None:
-        after_draw(self.term, session, event, self._questions(session, event))
+    def after_draw(self, session: Session, step: Step) -> None:
+        after_draw(self.term, session, step, self._questions())
 
-    def enter(self, session: Session, request: Draw | Roll) -> Any:
+    def enter(self, session: Session, request: Chance) -> Any:
         return enter(self.term, session, request, self.said)
 
     def check_end(self, session: Session) -> Correction | None:
         return check_end(self.term, session)
 
-    def after_decision(self, session: Session, event: dict[str, Any], before: State, move: Move) -> None:
-        what = registry.get(session.game.name).teller.after_decision(before, move, session.state)
+    def after_decision(self, session: Session, step: Step) -> None:
+        assert step.before is not None and step.move is not None
+        what = registry.get(session.game.name).teller.after_decision(step.before, step.move, step.after)
         if what:
             told(self.term, *what)
-        journal = self._questions(session, event)
-        ask(self.term, session, journal, journal.after_decision(session, event, before, move))
+        journal = self._questions()
+        ask(self.term, session, journal, journal.ask_after(session, step))
 
     def after_end(self, session: Session) -> None:
-        after_end(self.term, session, self._questions(session))
+        after_end(self.term, session, self._questions())
 
     def interrupted(self, session: Session) -> None:
         pass

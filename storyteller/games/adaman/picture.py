@@ -33,6 +33,8 @@ from storyteller.core import decktet
 from storyteller.telling.drawing import CARD_H, CARD_W, Drawing, Picture, card_of
 from storyteller.games.adaman.rules import COURT_LIMIT, EXCUSE, PERSON, RANK, ROW, AdamanState, Control, Shift
 from storyteller.core.words import join_and, plural
+from storyteller.log.events import OracleQuestion
+from storyteller.log.replay import Step
 
 CSS = """
 .ad-label { font-weight: 700; }
@@ -282,11 +284,11 @@ def _excuse(d: Drawing, x: float, y: float) -> None:
 # -- the story's turning points ------------------------------------------------------------
 
 
-def _stands(step) -> bool:
-    return step.kind == "decision" and not step.undone and step.move is not None
+def _stands(step: Step) -> bool:
+    return not step.undone and step.move is not None
 
 
-def moments(steps) -> list[int]:
+def moments(steps: list[Step]) -> list[int]:
     """Where the sections of ``templates/adaman/story.html.j2`` begin, in their order:
 
     1. how things stood: after the step just before the first play (the table the first
@@ -306,7 +308,7 @@ def moments(steps) -> list[int]:
         setup = next((i for i in range(len(steps) - 1, -1, -1) if not steps[i].undone), -1)
     out = [setup]
     opens = next((i for i, s in enumerate(steps)
-                  if s.kind == "oracle" or (_stands(s) and isinstance(s.move, (Control, Shift)))), None)
+                  if isinstance(s.event, OracleQuestion) or (_stands(s) and isinstance(s.move, (Control, Shift)))), None)
     people = [i for i, s in enumerate(steps)
               if _stands(s) and isinstance(s.move, Control) and PERSON[s.move.target]]
     if opens is not None and (not people or opens < people[0]):

@@ -11,16 +11,18 @@ game: the people of the plot first, its means now and then."""
 from __future__ import annotations
 
 from storyteller.games.adaman.rules import COURT_LIMIT, PERSON, Control, landing
-from storyteller.play.questions import Game, Occasion, Questions, Role, Seen
+from storyteller.log.replay import Step
+from storyteller.play.questions import Game, Occasion, Questions, Role
 
 EVERY = 3  # plays between two questions about a place, an event or an Ace
 
 
 class AdamanQuestions(Questions):
-    def facts(self, step: Seen, game: Game) -> list[Role]:
-        if step.kind != "draw":
+    def facts(self, step: Step, game: Game) -> list[Role]:
+        drawn = step.drawn
+        if drawn is None:
             return []
-        card, to = step.event["card"], step.event["to"]
+        card, to = drawn.card, drawn.to
         place = landing(card, to)
         if place == "excuse":
             return []
@@ -30,16 +32,17 @@ class AdamanQuestions(Questions):
             return [Role("capital-personality" if PERSON[card] else "capital", card)]
         return [Role("resource", card)]
 
-    def occasion(self, step: Seen, game: Game) -> Occasion | None:
-        if step.kind == "decision":
-            move = step.move
+    def occasion(self, step: Step, game: Game) -> Occasion | None:
+        move = step.move
+        if move is not None:
             if isinstance(move, Control) and PERSON[move.target] and not game.notes.get("controlled"):
                 game.notes["controlled"] = True  # the first personality won over is a turning point
                 return Occasion(Role("@controlled", move.target))
             return None
-        if step.kind != "draw":
+        drawn = step.drawn
+        if drawn is None:
             return None
-        card, to = step.event["card"], step.event["to"]
+        card, to = drawn.card, drawn.to
         place = landing(card, to)
         if place == "excuse":
             return Occasion(Role("@excuse-capital" if to == "capital" else "@excuse-resources"))

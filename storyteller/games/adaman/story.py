@@ -8,14 +8,17 @@ from typing import Any
 from storyteller.core import decktet
 from storyteller.games.adaman.rules import COURT_LIMIT, PERSON, RANK, Control, Shift, landing
 from storyteller.core.narrative import pick
+from storyteller.core.engine import Move
+from storyteller.log.events import CardDrawn, Chance, JournalEntry
+from storyteller.log.replay import Step
 from storyteller.telling.stories import Tale, Teller
 from storyteller.telling.meanings import info, meaning as card_meaning
 from storyteller.core.words import cap
 
 
-def _landing(event: dict[str, Any]) -> str:
+def _landing(event: CardDrawn) -> str:
     """Where a dealt card really went ("capital", "resources", "court" or "excuse")."""
-    return landing(event["card"], event["to"])
+    return landing(event.card, event.to)
 
 
 def _verb(paid: tuple[str, ...], seed: str, target: str) -> str:
@@ -57,8 +60,8 @@ class AdamanTale(Tale):
     def narrate(self, text: str, **extra: Any) -> None:
         self.acts.append({"kind": "text", "text": text, **extra})
 
-    def journal(self, step) -> None:
-        self.acts.append({"kind": "journal", "text": step.event["text"]})
+    def journal(self, entry: JournalEntry) -> None:
+        self.acts.append({"kind": "journal", "text": entry.text})
 
     def oracle(self, beat: dict[str, Any]) -> None:
         self.acts.append(beat)
@@ -72,13 +75,13 @@ class AdamanTale(Tale):
         words = self.p["numbers"]
         return words[n] if n < len(words) else str(n)
 
-    def draw(self, step) -> None:
-        e, p = step.event, self.p
-        card_id = e["card"]
+    def draw(self, step: Step, e: CardDrawn) -> None:
+        p = self.p
+        card_id = e.card
         place = _landing(e)
         if place == "excuse":
             if not self.in_setup:
-                self.narrate(self.say("excuse dealt", p["excuse"]["dealt"]).format(to=e["to"]))
+                self.narrate(self.say("excuse dealt", p["excuse"]["dealt"]).format(to=e.to))
             return
         if self.in_setup:
             self.setup[place].append(card_id)
@@ -110,8 +113,8 @@ class AdamanTale(Tale):
         n = self.number(len(free))
         return self.say("left many", p["many"]).format(left=n, Left=cap(n))
 
-    def decision(self, step) -> None:
-        move, n, p = step.move, step.n, self.p
+    def decision(self, step: Step, move: Move) -> None:
+        p = self.p
         if isinstance(move, Shift):
             if move.to == "court":
                 self.seat(move.card)
@@ -165,18 +168,18 @@ class AdamanTeller(Teller):
         # After a play the capital, then the resources, are dealt back up to five.
         return "refill" if state.plays > 0 else None
 
-    def draw_text(self, event: dict[str, Any]) -> str:
+    def draw_text(self, event: Chance) -> str:
         place = _landing(event)
         if place == "excuse":
-            return f"Dealt the Excuse to the {event['to']}."
+            return f"Dealt the Excuse to the {event.to}."
         went = ", a personality: it goes to the court" if place == "court" else f" to the {place}"
-        return f"Dealt {decktet.label(event['card'])}{went}."
+        return f"Dealt {decktet.label(event.card)}{went}."
 
-    def meaning(self, event: dict[str, Any], seed: str, variants: dict[str, str]) -> str:
-        card_id = event["card"]
+    def meaning(self, event: Chance, seed: str, variants: dict[str, str]) -> str:
+        card_id = event.card
         place = _landing(event)
         if place == "excuse":
-            if event["to"] == "capital":
+            if event.to == "capital":
                 return "The Excuse: one of your resources must move into the capital."
             return "The Excuse: one capital card must move into your resources."
         text = card_meaning(card_id)
@@ -186,16 +189,16 @@ class AdamanTeller(Teller):
             return f"In the capital: {text}"
         return text
 
-    def topic(self, event: dict[str, Any]) -> str | None:
+    def topic(self, event: Chance) -> str | None:
         """Personalities and the Excuse raise a question; ordinary cards pass quietly."""
         place = _landing(event)
         if place in ("excuse", "court"):
             return place
-        if place == "capital" and PERSON[event["card"]]:
+        if place == "capital" and PERSON[event.card]:
             return "capital"
         return None
 
-    def key_moment(self, event: dict[str, Any]) -> bool:
+    def key_moment(self, event: Chance) -> bool:
         """The turning points: a personality arriving at court, and the Excuse (the
         personalities dealt to the capital wait without a question)."""
         return self.topic(event) in ("court", "excuse")

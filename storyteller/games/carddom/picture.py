@@ -27,6 +27,7 @@ from storyteller.telling.drawing import Drawing, Picture, card_of, short_rank, w
 from storyteller.games.carddom.rules import (
     COLUMNS, DEPTH, LAYERS, ROWS, Enter, MoveTo, Take, place_of, row_of, subduers, where,
 )
+from storyteller.log.events import End, JournalEntry, OracleQuestion
 
 CSS = """
 .st-cell { fill: #f1ebdf; stroke: #d8d0c2; stroke-width: 1; }
@@ -458,19 +459,18 @@ def moments(steps: Sequence[Any]) -> list[int]:
     here: int | None = None
     lord = ended = False
     for i, step in enumerate(steps):
-        kind = step.kind
-        if kind == "journal":
+        event, move, drawn = step.event, step.move, step.drawn
+        if isinstance(event, JournalEntry):
             if not ended and not lord and here is not None:
                 told.add(here)
-        elif kind == "end":
+        elif isinstance(event, End):
             ended = True
-        elif kind == "oracle":
+        elif isinstance(event, OracleQuestion):
             if not lord and here is not None:
                 told.add(here)
-        elif step.undone or step.corrected or kind in ("undo", "question"):
+        elif not step.stands:
             continue
-        elif kind == "decision":
-            move = step.move
+        elif move is not None:
             if isinstance(move, (Enter, MoveTo)):
                 here = move.stack
                 if here not in entered:
@@ -479,8 +479,8 @@ def moments(steps: Sequence[Any]) -> list[int]:
                     order.append(here)
             elif isinstance(move, Take) and here is not None:
                 told.add(here)
-        elif kind == "draw":
-            to = step.event.get("to", "")
+        elif drawn is not None:
+            to = drawn.to
             if to == "overlord":
                 lord = True
             elif to.startswith("stack") and here is not None:

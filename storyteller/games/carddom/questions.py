@@ -9,16 +9,17 @@ from typing import Any
 
 from storyteller.core.cards import all_cards, card
 from storyteller.games.carddom.rules import Face, Take, place_of
-from storyteller.play.questions import Game, Occasion, Questions, Role, Seen
+from storyteller.log.replay import Step
+from storyteller.play.questions import Game, Occasion, Questions, Role
 
 
 class CarddomQuestions(Questions):
-    def facts(self, step: Seen, game: Game) -> list[Role]:
-        if step.kind != "draw":
+    def facts(self, step: Step, game: Game) -> list[Role]:
+        e = step.drawn
+        if e is None:
             return []
-        e = step.event
-        c = card(e["card"])
-        to = e["to"]
+        c = card(e.card)
+        to = e.to
         joker = c.rank == "Joker"
         if to == "character":
             return [] if joker else [Role("character", c.id)]
@@ -30,17 +31,17 @@ class CarddomQuestions(Questions):
             return [Role("joker-lurks" if taken else "joker-ends", layer)]
         return [Role(layer, c.id)]
 
-    def occasion(self, step: Seen, game: Game) -> Occasion | None:
-        if step.kind == "draw":
+    def occasion(self, step: Step, game: Game) -> Occasion | None:
+        if step.drawn is not None:
             found = self.facts(step, game)
             if not found:
                 return None
             role = found[0]
             return Occasion(role, key=role.role not in ("people", "values", "gift"))
-        if step.kind == "decision" and isinstance(step.move, Take) and not game.notes.get("taken"):
+        if isinstance(step.move, Take) and not game.notes.get("taken"):
             game.notes["taken"] = True  # the first card taken is the turning point; the others pass quietly
             return Occasion(Role("@take", step.move.card))
-        if step.kind == "decision" and isinstance(step.move, Face):
+        if isinstance(step.move, Face):
             return Occasion(Role("@face"))
         return None
 

@@ -7,6 +7,9 @@ from typing import Any
 from storyteller.core.cards import card
 from storyteller.games.carddom.rules import Enter, MoveTo, Take, place_of, subduers, where
 from storyteller.core.narrative import pick
+from storyteller.core.engine import Move
+from storyteller.log.events import CardDrawn, Chance, JournalEntry
+from storyteller.log.replay import Step
 from storyteller.telling.stories import Tale, Teller
 from storyteller.core.words import cap
 
@@ -44,8 +47,8 @@ class CarddomTale(Tale):
             chapter["beats"].append({"kind": "text", "text": back})
         chapter["beats"].append(beat)
 
-    def journal(self, step) -> None:
-        self.add({"kind": "journal", "text": step.event["text"], "prompt": step.event.get("prompt")})
+    def journal(self, entry: JournalEntry) -> None:
+        self.add({"kind": "journal", "text": entry.text, "prompt": entry.prompt})
 
     def oracle(self, beat: dict[str, Any]) -> None:
         if self.begun:
@@ -53,10 +56,10 @@ class CarddomTale(Tale):
         else:
             super().oracle(beat)
 
-    def draw(self, step) -> None:
-        e, p, seed = step.event, self.p, self.seed
-        to = e["to"]
-        c = card(e["card"])
+    def draw(self, step: Step, e: CardDrawn) -> None:
+        p, seed = self.p, self.seed
+        to = e.to
+        c = card(e.card)
         if to == "character":
             if c.rank != "Joker":
                 self.character = {"card": c.name, "role": self.t.role(c.id), "goal": self.t.goal(c.id)}
@@ -101,8 +104,8 @@ class CarddomTale(Tale):
             sentence = self.say("gift", p["phrasing"]["gift"]).format(gift=self.t.thing(c.id, layer))
         self.add({"kind": "text", "text": sentence, "card": c.name, "layer": layer})
 
-    def decision(self, step) -> None:
-        move, p = step.move, self.p
+    def decision(self, step: Step, move: Move) -> None:
+        p = self.p
         if isinstance(move, (Enter, MoveTo)):
             here = self.here = move.stack
             if here not in self.chapters:
@@ -174,10 +177,10 @@ class CarddomTeller(Teller):
     def goal(self, card_id: str) -> str:
         return self.prompts["goals"][card(card_id).suits[0]]
 
-    def joker_kind(self, seed: str, event: dict[str, Any]) -> str:
+    def joker_kind(self, seed: str, event: Chance) -> str:
         """What a Joker is in the story (a monster, a dragon...): fixed by its place in the
         deal, so the same seed tells the same Joker whatever else the log holds."""
-        return pick(self.prompts["jokers"], seed, "joker", event["deal"], event["slot"])
+        return pick(self.prompts["jokers"], seed, "joker", event.deal, event.slot)
 
     def thing(self, card_id: str, layer: str) -> str:
         """What a card is as this layer of a stack: "a vast city", "a host of elves"."""
@@ -201,9 +204,9 @@ class CarddomTeller(Teller):
         # A Joker drawn as the character: all 34 cards are shuffled again.
         return "reshuffle" if request.to == "character" and request.deal > 0 else None
 
-    def meaning(self, event: dict[str, Any], seed: str, variants: dict[str, str]) -> str:
+    def meaning(self, event: Chance, seed: str, variants: dict[str, str]) -> str:
         """One sentence: what this draw means in the story."""
-        card_id, to = event["card"], event["to"]
+        card_id, to = event.card, event.to
         c = card(card_id)
         p = self.prompts
         if c.rank == "Joker":
@@ -227,22 +230,22 @@ class CarddomTeller(Teller):
             return f"They cherish {p['values'][c.suits[0]]} {p['scale']['values'][c.rank]}."
         return f"Their gift: {self.thing(card_id, layer)}."
 
-    def topic(self, event: dict[str, Any]) -> str | None:
-        joker = card(event["card"]).rank == "Joker"
-        to = event["to"]
+    def topic(self, event: Chance) -> str | None:
+        joker = card(event.card).rank == "Joker"
+        to = event.to
         if joker:
             return None if to == "character" else "joker"
         return to if to in ("character", "overlord") else place_of(to)[1]
 
-    def key_moment(self, event: dict[str, Any]) -> bool:
+    def key_moment(self, event: Chance) -> bool:
         """The turning points: who you are, each new place, a Joker, the overlord (the
         people, values and gifts of a place pass without a question)."""
         return self.topic(event) in ("character", "location", "joker", "overlord")
 
-    def draw_text(self, event: dict[str, Any]) -> str:
+    def draw_text(self, event: Chance) -> str:
         """The playthrough's line for a draw."""
-        name = card(event["card"]).name
-        to = event["to"]
+        name = card(event.card).name
+        to = event.to
         if to == "character":
             return f"Drew the {name} as the character."
         if to == "overlord":

@@ -36,6 +36,7 @@ from storyteller.games.cascades.rules import (
     PAWNS_COURTS, RANKS, RESERVE_NAMES, RESERVES, TIERS, CascadesState, Play, place_of, reserve_draw,
 )
 from storyteller.core.words import join_and, plural
+from storyteller.log.events import End
 
 FALLS = {1: "the first fall", 2: "the second fall", 3: "the third fall"}
 POOLS = {k: f"the {RESERVE_NAMES[k]} pool" for k in range(1, RESERVES + 1)}
@@ -367,7 +368,8 @@ def moments(steps) -> list[int]:
        fall the water never reached.
 
     Steps taken back, and draws a correction replaced, are passed over."""
-    live = [i for i, s in enumerate(steps) if not s.undone and not s.corrected and s.kind in ("draw", "decision", "end")]
+    live = [i for i, s in enumerate(steps)
+            if s.stands and (s.drawn is not None or s.move is not None or isinstance(s.event, End))]
     if not live:
         return [-1] * (2 + TIERS)
     last = live[-1]
@@ -375,11 +377,11 @@ def moments(steps) -> list[int]:
     bottom: int | None = None  # the first card of the third fall
     falls: dict[int, int] = {}  # the last card of each fall
     for i in live:
-        s = steps[i]
-        if s.kind == "draw":
-            if place_of(s.event["to"])[0] == "tier":
+        s, drawn = steps[i], steps[i].drawn
+        if drawn is not None:
+            if place_of(drawn.to)[0] == "tier":
                 source = falls[1] = i
-            elif reserve_draw(s.event["to"], s.event["slot"]) == (RESERVES, True):
+            elif reserve_draw(drawn.to, drawn.slot) == (RESERVES, True):
                 pools = i
         elif isinstance(s.move, Play):
             falls[s.move.tier] = i

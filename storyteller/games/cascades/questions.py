@@ -10,35 +10,36 @@ eighth). About fifteen a game: the water's journey, not every card it carries.""
 from __future__ import annotations
 
 from storyteller.games.cascades.rules import Play, Turn, place_of, reserve_draw
-from storyteller.play.questions import Game, Occasion, Questions, Role, Seen
+from storyteller.log.replay import Step
+from storyteller.play.questions import Game, Occasion, Questions, Role
 
 POOL_PASSES = 4  # reserves open after passes 1, 2 and 3: passes 2 to 4 each begin beside a new pool
 PASS_MOMENTS = (5, 8)  # the passes after those that ask what the circling water means
 
 
 class CascadesQuestions(Questions):
-    def facts(self, step: Seen, game: Game) -> list[Role]:
-        if step.kind == "draw":
-            e = step.event
-            where, _ = place_of(e["to"])
+    def facts(self, step: Step, game: Game) -> list[Role]:
+        e = step.drawn
+        if e is not None:
+            where, _ = place_of(e.to)
             if where == "tier":
-                return [Role("source", e["card"])]
-            found = reserve_draw(e["to"], e["slot"])
+                return [Role("source", e.card)]
+            found = reserve_draw(e.to, e.slot)
             if found:
                 pool, opened = found
-                return [Role("reserve-opened" if opened else "reserve", e["card"], str(pool))]
-            return [Role("stock", e["card"])]
-        if step.kind == "decision" and isinstance(step.move, Play):
+                return [Role("reserve-opened" if opened else "reserve", e.card, str(pool))]
+            return [Role("stock", e.card)]
+        if isinstance(step.move, Play):
             return [Role("tier", step.move.card, str(step.move.tier))]
         return []
 
-    def occasion(self, step: Seen, game: Game) -> Occasion | None:
-        if step.kind == "draw":
+    def occasion(self, step: Step, game: Game) -> Occasion | None:
+        if step.drawn is not None:
             role = self.facts(step, game)[0]
             if role.role == "stock":
                 return None  # the first pass turns every card up: the falls and pools tell the journey
             return Occasion(role, key=role.role != "reserve")
-        if step.kind != "decision" or step.before is None:
+        if step.move is None or step.before is None:
             return None
         before, after, move = step.before, step.after, step.move
         if isinstance(move, Play):

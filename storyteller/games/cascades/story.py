@@ -18,8 +18,10 @@ from collections import Counter
 from typing import Any
 
 from storyteller.core import decktet
-from storyteller.core.engine import Draw
+from storyteller.core.engine import Draw, Move
 from storyteller.games.cascades.rules import RESERVE_NAMES, TIERS, CascadesState, Play, place_of, reserve_draw
+from storyteller.log.events import CardDrawn, Chance, JournalEntry
+from storyteller.log.replay import Step
 from storyteller.telling.stories import Tale, Teller
 from storyteller.telling.meanings import info, theme
 from storyteller.telling.meanings import meaning as card_meaning
@@ -88,17 +90,13 @@ class CascadesTale(Tale):
         self.told_since_pass = True
         self.acts.append({"kind": "text", "text": text, "break": brk})
 
-    def journal(self, step) -> None:
-        self.acts.append({"kind": "journal", "text": step.event["text"]})
+    def journal(self, entry: JournalEntry) -> None:
+        self.acts.append({"kind": "journal", "text": entry.text})
 
     def oracle(self, beat: dict[str, Any]) -> None:
         self.acts.append(beat)
 
-    def step(self, step) -> None:
-        self._pass(step)
-        super().step(step)
-
-    def _pass(self, step) -> None:
+    def _pass(self, step: Step) -> None:
         """Tell a new pass once something happens in it (after the first decision)."""
         now = max(self.pass_seen, step.after.pass_no)
         if now > self.pass_seen and self.started:
@@ -115,14 +113,15 @@ class CascadesTale(Tale):
             self.told_since_pass = False
         self.pass_seen = now
 
-    def draw(self, step) -> None:
-        e, p = step.event, self.p
-        card_id = e["card"]
-        if place_of(e["to"])[0] == "tier":
+    def draw(self, step: Step, e: CardDrawn) -> None:
+        self._pass(step)
+        p = self.p
+        card_id = e.card
+        if place_of(e.to)[0] == "tier":
             self.source = info(card_id)
             self.tiers[0].append(card_id)
             return
-        found = reserve_draw(e["to"], e["slot"])
+        found = reserve_draw(e.to, e.slot)
         if not found:
             return
         k, opens = found
@@ -133,9 +132,10 @@ class CascadesTale(Tale):
         self.told.add(card_id)
         self.tell(words.format(pool=pool, pool_cap=cap(pool), **c) + f" {c['meaning']}", brk=opens)
 
-    def decision(self, step) -> None:
+    def decision(self, step: Step, move: Move) -> None:
+        self._pass(step)
         self.started = True
-        move, p = step.move, self.p
+        p = self.p
         if not isinstance(move, Play):
             return  # a turn: the passes are told as they come
         card_id, k, t = move.card, move.reserve, move.tier
@@ -192,11 +192,11 @@ class CascadesTeller(Teller):
         found = reserve_draw(request.to, request.slot) if isinstance(request, Draw) else None
         return "reserve" if found and found[1] else None
 
-    def draw_text(self, event: dict[str, Any]) -> str:
-        label = decktet.label(event["card"])
-        if place_of(event["to"])[0] == "tier":
+    def draw_text(self, event: Chance) -> str:
+        label = decktet.label(event.card)
+        if place_of(event.to)[0] == "tier":
             return f"Turned three; the third, {label}, starts tier 1."
-        found = reserve_draw(event["to"], event["slot"])
+        found = reserve_draw(event.to, event.slot)
         if found:
             k, opens = found
             if opens:
@@ -204,29 +204,29 @@ class CascadesTeller(Teller):
             return f"Turned up {label} in the {RESERVE_NAMES[k]} reserve."
         return f"Turned {label} onto the waste."
 
-    def meaning(self, event: dict[str, Any], seed: str, variants: dict[str, str] | None = None) -> str:
-        text = card_meaning(event["card"])
-        if place_of(event["to"])[0] == "tier":
+    def meaning(self, event: Chance, seed: str, variants: dict[str, str] | None = None) -> str:
+        text = card_meaning(event.card)
+        if place_of(event.to)[0] == "tier":
             return f"Where the water rises: {text}"
-        if reserve_draw(event["to"], event["slot"]):
+        if reserve_draw(event.to, event.slot):
             return f"In a hidden pool: {text}"
         return text
 
-    def topic(self, event: dict[str, Any]) -> str | None:
+    def topic(self, event: Chance) -> str | None:
         """The source and every reserve card raise a question; waste cards pass quietly."""
-        if place_of(event["to"])[0] == "tier":
+        if place_of(event.to)[0] == "tier":
             return "source"
-        found = reserve_draw(event["to"], event["slot"])
+        found = reserve_draw(event.to, event.slot)
         if found:
             return "opening" if found[1] else "reserve"
         return None
 
-    def key_moment(self, event: dict[str, Any]) -> bool:
+    def key_moment(self, event: Chance) -> bool:
         """The turning points: the source, and each hidden pool opening (cards surfacing
         later in a pool pass without a question)."""
         return self.topic(event) in ("source", "opening")
 
-    def step_facts(self, steps: list) -> list[dict[str, Any]]:
+    def step_facts(self, steps: list[Step]) -> list[dict[str, Any]]:
         """The pass each step belongs to, for the playthrough's headings: the highest pass
         reached so far, so a step taken back stays under the pass it was made in."""
         out = []
@@ -275,6 +275,9 @@ def _paragraphs(acts: list[dict[str, Any]]) -> list[dict[str, Any]]:
         if joinable and size < PARAGRAPH:
             out[-1] = {"kind": "text", "text": out[-1]["text"] + " " + a["text"]}
             size += 1
+        elif a["kind"] == "oracle":  # a question to the oracle stands as it is, between paragraphs
+            out.append(a)
+            size = 1
         else:
             out.append({"kind": a["kind"], "text": a["text"]})
             size = 1

@@ -23,6 +23,7 @@ from storyteller.telling.drawing import Drawing, Picture, card_of
 from storyteller.games.hexaract.rules import HARM_LIMIT, MAX_COUPLETS, Done, Pay, kind_of
 from storyteller.core.words import join_and, plural
 
+
 KIND_WORD = {"personality": "a personality", "location": "a location", "event": "an event"}
 
 CSS = """
@@ -363,18 +364,17 @@ def moments(steps) -> list[int]:
         if step.undone or step.corrected:
             continue
         last = i
-        kind = step.kind
-        if kind == "draw" and not started:
+        if step.drawn is not None and not started:
             setting = i
-        elif kind in ("draw", "roll"):
-            if kind == "roll":
+        elif step.revealed is not None:
+            if step.rolled is not None:
                 started = True
             if between or not days:  # a new day begins
                 days.append(i)
                 between = False
-            if kind == "roll":
+            if step.rolled is not None:
                 days[-1] = i  # the day's picture is the table at its roll
-        elif kind == "decision" and isinstance(step.move, (Done, Pay)) and step.after.phase != "pay":
+        elif isinstance(step.move, (Done, Pay)) and step.after.phase != "pay":
             between = True  # the turn's consequences are told: what comes next is the next day
     return [setting, *days, last]
 

@@ -15,7 +15,8 @@ from __future__ import annotations
 from storyteller.core.cards import all_cards
 from storyteller.games.hexaract.rules import ACE_TOKEN, HARM_LIMIT, Assign, Done, Pay, Spend, kind_of, place_of
 from storyteller.games.hexaract.story import set_off
-from storyteller.play.questions import Game, Occasion, Questions, Role, Seen
+from storyteller.log.replay import Step
+from storyteller.play.questions import Game, Occasion, Questions, Role
 
 HIGH_HARM = HARM_LIMIT - 3  # three more and the road ends
 RESOLVED = {"personality": "thwarted", "event": "turned", "location": "surveyed"}
@@ -28,15 +29,15 @@ def _rank(card: str) -> int:
 
 
 class HexaractQuestions(Questions):
-    def facts(self, step: Seen, game: Game) -> list[Role]:
-        e = step.event
-        if step.kind == "draw":
-            if e["to"] == ACE_TOKEN:
-                return [Role("ace-start", e["card"])]
-            if place_of(e["to"]) is not None:
-                return [Role(f"{kind_of(e['card'])}-arrival", e["card"])]
+    def facts(self, step: Step, game: Game) -> list[Role]:
+        e = step.drawn
+        if e is not None:
+            if e.to == ACE_TOKEN:
+                return [Role("ace-start", e.card)]
+            if place_of(e.to) is not None:
+                return [Role(f"{kind_of(e.card)}-arrival", e.card)]
             return []
-        if step.kind != "decision" or step.before is None:
+        if step.move is None or step.before is None:
             return []
         before, after, move = step.before, step.after, step.move
         out = []
@@ -44,8 +45,8 @@ class HexaractQuestions(Questions):
             if move.card in before.journey and move.card not in after.journey:
                 kind = kind_of(move.card)
                 out.append(Role(f"{kind}-{RESOLVED[kind]}", move.card))
-            if move.ace:
-                out.append(Role("ace-reward", move.ace))
+            if move.ace_won:
+                out.append(Role("ace-reward", move.ace_won))
         elif isinstance(move, (Done, Pay)):
             for c in set_off(before, move, after):
                 if c.kind == "harm":
@@ -54,19 +55,20 @@ class HexaractQuestions(Questions):
                     out.append(Role("event-harm", c.card))
         return out
 
-    def occasion(self, step: Seen, game: Game) -> Occasion | None:
-        e = step.event
-        if step.kind == "draw":
-            if e["to"] == ACE_TOKEN:
-                return Occasion(Role("ace-start", e["card"])) if e.get("slot") == 0 else None
+    def occasion(self, step: Step, game: Game) -> Occasion | None:
+        e = step.drawn
+        if e is not None:
+            if e.to == ACE_TOKEN:
+                return Occasion(Role("ace-start", e.card)) if e.slot == 0 else None
             return None  # a card coming onto the road is told; the night asks about the day
-        if step.kind == "roll":
-            if list(e["dice"]).count(6) >= 3:
+        rolled = step.rolled
+        if rolled is not None:
+            if list(rolled.dice).count(6) >= 3:
                 return Occasion(Role("@roll-best"))
             if not any(isinstance(a.move, Assign) for a in step.after.legal_actions()):
                 return Occasion(Role("@roll-worst"), key=False)
             return None
-        if step.kind != "decision" or not isinstance(step.move, (Done, Pay)):
+        if not isinstance(step.move, (Done, Pay)):
             return None
         after = step.after
         if after.phase == "pay" or after.outcome is not None:

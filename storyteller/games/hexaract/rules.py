@@ -147,6 +147,10 @@ def dice_text(a: int, b: int, values: tuple[int, int]) -> str:
 # declines) or None (nothing to win: no Crown, not completed, or no ace reward left).
 
 
+def _won(ace: str | None) -> str | None:
+    return None if ace == NO_ACE else ace
+
+
 def _key(*words: str | None) -> str:
     """A move's key: its words in order, leaving out those it has none for (the ace)."""
     return " ".join(w for w in words if w)
@@ -169,6 +173,11 @@ class Assign(Move):
         a, b = self.dice
         return _key(self.kind, f"{a}+{b}", self.card, self.suit.lower(), self.ace)
 
+    @property
+    def ace_won(self) -> str | None:
+        """The Ace this move wins (None when it wins none, or a Crown personality declines it)."""
+        return _won(self.ace)
+
 
 @dataclass(frozen=True)
 class Spend(Move):
@@ -182,6 +191,11 @@ class Spend(Move):
     @property
     def key(self) -> str:
         return _key(self.kind, self.suit.lower(), self.card, self.ace)
+
+    @property
+    def ace_won(self) -> str | None:
+        """The Ace this move wins (None when it wins none, or a Crown personality declines it)."""
+        return _won(self.ace)
 
 
 @dataclass(frozen=True)

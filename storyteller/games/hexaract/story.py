@@ -25,6 +25,9 @@ from storyteller.games.hexaract.rules import (
     short_label,
     suits_of,
 )
+from storyteller.core.engine import Move
+from storyteller.log.events import CardDrawn, Chance, DiceRolled, JournalEntry
+from storyteller.log.replay import Step
 from storyteller.telling.stories import Tale, Teller
 from storyteller.telling.meanings import info, theme
 from storyteller.telling.meanings import meaning as card_meaning
@@ -144,9 +147,9 @@ class HexaractTale(Tale):
             self.days.append(self.day)
             self.between = False
 
-    def journal(self, step) -> None:
+    def journal(self, entry: JournalEntry) -> None:
         assert self.day is not None
-        self.day["beats"].append({"kind": "journal", "text": step.event["text"]})
+        self.day["beats"].append({"kind": "journal", "text": entry.text})
 
     def oracle(self, beat: dict[str, Any]) -> None:
         if self.day is not None:
@@ -154,13 +157,9 @@ class HexaractTale(Tale):
         else:
             super().oracle(beat)
 
-    def step(self, step) -> None:
-        super().step(step)
+    def draw(self, step: Step, e: CardDrawn) -> None:
         self.final = step.after
-
-    def draw(self, step) -> None:
-        e = step.event
-        card_id, to = e["card"], e["to"]
+        card_id, to = e.card, e.to
         if to == ACE_TOKEN:
             self.setup["pieces"].append(piece(ace_suit(card_id)))
         elif to == ACE_REWARD:
@@ -174,11 +173,12 @@ class HexaractTale(Tale):
             text = arrival.format(name=decktet.name(card_id), Name=decktet.Name(card_id))
             self.tell(text + " " + card_meaning(card_id), card=card_id)
 
-    def roll(self, step) -> None:
+    def roll(self, step: Step, rolled: DiceRolled) -> None:
+        self.final = step.after
         self.started = True
         self.today()
         assert self.day is not None
-        dice = list(step.event["dice"])
+        dice = list(rolled.dice)
         sixes = dice.count(6)
         if not any(isinstance(a.move, Assign) for a in step.after.legal_actions()):
             how = "barren"  # no couplet fits any card on the journey
@@ -187,8 +187,8 @@ class HexaractTale(Tale):
         words = self.say("dice " + how, self.p["dice"][how]).format(dice=dice_words(dice))
         self.day["beats"].append({"kind": "dice", "text": words, "dice": dice})
 
-    def decision(self, step) -> None:
-        move, after = step.move, step.after
+    def decision(self, step: Step, move: Move) -> None:
+        self.final = after = step.after
         if isinstance(move, (Assign, Spend)):
             self.tell(self._deed(move, after))
         elif after.phase != "pay":  # the turn's consequences are all paid
@@ -310,10 +310,10 @@ class HexaractTeller(Teller):
             return "roll"
         return "refill" if place_of(request.to) is not None and state.turn > 1 else None
 
-    def draw_text(self, event: dict[str, Any]) -> str:
-        if event["event"] == "roll":
-            return f"Turn {event['index'] + 1}: rolled {dice_line(event['dice'])}."
-        card_id, to = event["card"], event["to"]
+    def draw_text(self, event: Chance) -> str:
+        if isinstance(event, DiceRolled):
+            return f"Turn {event.index + 1}: rolled {dice_line(event.dice)}."
+        card_id, to = event.card, event.to
         if to == ACE_TOKEN:
             return f"Turned up {decktet.name(card_id)}: a {ace_suit(card_id)} token for your supply."
         if to == ACE_REWARD:
@@ -322,12 +322,12 @@ class HexaractTeller(Teller):
         assert place is not None
         return f"Journey {place + 1}: {decktet.label(card_id)}, {KIND_WORD[kind_of(card_id)]}."
 
-    def meaning(self, event: dict[str, Any], seed: str, variants: dict[str, str] | None = None) -> str:
+    def meaning(self, event: Chance, seed: str, variants: dict[str, str] | None = None) -> str:
         p = self.prompts
-        if event["event"] == "roll":
-            sixes = list(event["dice"]).count(6)
+        if isinstance(event, DiceRolled):
+            sixes = list(event.dice).count(6)
             return p["wild"][min(sixes, len(p["wild"]) - 1)]
-        card_id, to = event["card"], event["to"]
+        card_id, to = event.card, event.to
         if to == ACE_TOKEN:
             suit = ace_suit(card_id)
             return f"You set out with {piece(suit)} of the artifact: {theme(suit)}."
@@ -336,26 +336,26 @@ class HexaractTeller(Teller):
             return f"Somewhere on the road waits {piece(suit)} ({theme(suit)}); a Crown can win it."
         return f"{p['kinds'][kind_of(card_id)]} {card_meaning(card_id)}"
 
-    def topic(self, event: dict[str, Any]) -> str | None:
+    def topic(self, event: Chance) -> str | None:
         """Each new journey card raises a question; so do the first Ace and a lucky roll."""
-        if event["event"] == "roll":
-            return "fortune" if list(event["dice"]).count(6) >= 2 else None
-        to = event["to"]
+        if isinstance(event, DiceRolled):
+            return "fortune" if list(event.dice).count(6) >= 2 else None
+        to = event.to
         if to == ACE_TOKEN:
-            return "quest" if event.get("slot") == 0 else None
+            return "quest" if event.slot == 0 else None
         if to == ACE_REWARD:
             return None
-        return kind_of(event["card"])
+        return kind_of(event.card)
 
-    def key_moment(self, event: dict[str, Any]) -> bool:
+    def key_moment(self, event: Chance) -> bool:
         """The turning points: the first Ace (why you set out), each Crown that comes onto
         the journey (the great powers of the road), and a roll of three sixes or more.
         About six questions a game instead of about thirty."""
-        if event["event"] == "roll":
-            return list(event["dice"]).count(6) >= 3
-        if place_of(event["to"]) is None:
-            return event["to"] == ACE_TOKEN and event.get("slot") == 0
-        return CARDS[event["card"]].rank == "Crown"
+        if isinstance(event, DiceRolled):
+            return list(event.dice).count(6) >= 3
+        if place_of(event.to) is None:
+            return event.to == ACE_TOKEN and event.slot == 0
+        return CARDS[event.card].rank == "Crown"
 
     def after_decision(self, before, move, after) -> tuple[str, list[str]] | None:
         """The consequences of inaction, told as the turn ends (or as an event takes its token),
@@ -383,7 +383,7 @@ class HexaractTeller(Teller):
             told.append("The deck is empty: the journey is not refilled.")
         return "Consequences of inaction", told
 
-    def step_facts(self, steps: list) -> list[dict[str, Any]]:
+    def step_facts(self, steps: list[Step]) -> list[dict[str, Any]]:
         """For the playthrough: the day each step belongs to (0 while setting out; the cards
         that refill the journey belong to the day they open), the table as it stood at each
         roll, and the consequences each end of a turn (or payment) set off, undone steps
@@ -392,18 +392,19 @@ class HexaractTeller(Teller):
         day = 0
         for step in steps:
             state = step.after
-            if step.kind == "roll":
-                day = step.event["index"] + 1
-            elif step.kind == "draw" and step.before is not None and step.before.phase == "refill":
+            rolled = step.rolled
+            if rolled is not None:
+                day = rolled.index + 1
+            elif step.drawn is not None and step.before is not None and step.before.phase == "refill":
                 day = step.before.turn + 1
-            if step.kind == "roll":
+            if rolled is not None:
                 out.append({"day": day, "table": {
                     "journey": journey_line(state),
                     "supply": supply_line(state),
                     "harm": f"{state.harm} of {HARM_LIMIT}",
                     "deck": str(state.deck_left),
                 }})
-            elif step.kind == "decision":
+            elif step.move is not None:
                 out.append({"day": day, "consequences": [f"{c.text}." for c in set_off(step.before, step.move, state)]})
             else:
                 out.append({"day": day})

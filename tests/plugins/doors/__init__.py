@@ -170,11 +170,11 @@ class DoorsTale(Tale):
     def begun(self) -> bool:
         return bool(self.doors)
 
-    def journal(self, step) -> None:
-        self.doors[-1]["journal"].append(step.event["text"])
+    def journal(self, entry) -> None:
+        self.doors[-1]["journal"].append(entry.text)
 
-    def draw(self, step) -> None:
-        card = step.event["card"]
+    def draw(self, step, drawn) -> None:
+        card = drawn.card
         self.doors.append({"card": card, "meaning": self.p["cards"][card], "journal": []})
 
     def finish(self) -> dict[str, Any]:
@@ -185,13 +185,13 @@ class DoorsTale(Tale):
 class DoorsTeller(Teller):
     tale = DoorsTale
 
-    def draw_text(self, event: dict[str, Any]) -> str:
-        return f"Opened {event['to']}: the {event['card']}."
+    def draw_text(self, event) -> str:
+        return f"Opened {event.to}: the {event.card}."
 
-    def meaning(self, event: dict[str, Any], seed: str, variants: dict[str, str]) -> str:
-        return self.prompts["cards"][event["card"]]
+    def meaning(self, event, seed: str, variants: dict[str, str]) -> str:
+        return self.prompts["cards"][event.card]
 
-    def topic(self, event: dict[str, Any]) -> str | None:
+    def topic(self, event) -> str | None:
         return "door"
 
     def title(self, story: dict[str, Any]) -> str:
