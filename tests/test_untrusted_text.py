@@ -353,3 +353,34 @@ def test_the_front_matter_stays_yaml_holding_the_same_values(cli, tmp_path, sour
         if which.startswith("lonelog"):
             assert props["tools"] == f"storyteller {header['version']}", which
 
+
+# -- the vault ----------------------------------------------------------------------------
+
+
+def test_export_all_keeps_the_notes_in_the_vault_and_the_index_free_of_markup(cli, home, tmp_path):
+    """``export --all`` names each note after the log's date, game and seed, and lists them
+    in an index: a start that is a path writes no note outside the vault, and the index
+    shows the log's words as written."""
+    sessions = home / "sessions"
+    sessions.mkdir(parents=True)
+    played = answers_log(cli, tmp_path, "carddom")
+    played.rename(sessions / "hostile-seed.jsonl")
+    rewritten_log(tmp_path, "carddom-won", {"started": "../../out"}).rename(sessions / "a-path.jsonl")
+    records = [json.loads(x) for x in (EXAMPLES / "adaman-won.jsonl").read_text(encoding="utf-8").split("\n") if x]
+    for e in records:
+        if e.get("event") == "end":  # an end the rules never made: the index lists it all the same
+            e["result"] = "<img src=x onerror=alert(10)>"
+    (sessions / "a-result.jsonl").write_text("".join(json.dumps(e) + "\n" for e in records), encoding="utf-8")
+    vault = tmp_path / "deep" / "er" / "vault"
+    for fmt in ("markdown", "obsidian"):
+        r = cli("export", "--all", vault, "--format", fmt, "--force")
+        assert r.code == 0, r.err
+        strays = [p for p in tmp_path.rglob("*.md") if vault not in p.parents]
+        assert not strays, f"a note written outside the vault: {strays}"
+        text = (vault / "index.md").read_text(encoding="utf-8")
+        p = page(text)
+        for tag, attrs in p.elements:
+            assert tag in MARKDOWN_TAGS | {"a"}, f"index ({fmt}): <{tag} {attrs}> is HTML a log brought"
+            assert not [value for _, value in attrs if javascript(value)], f"index ({fmt}): <{tag} {attrs}>"
+        assert as_written(SEED) in p.visible(), f"index ({fmt}): the seed"
+        assert "<img src=x onerror=alert(10)>" in p.visible(), f"index ({fmt}): the result"
