@@ -124,6 +124,21 @@ def test_the_story_keeps_journal_entries_verbatim_and_renders_the_same(cli, tmp_
     assert "*(taken back)*" in playthrough and "Turned three; the third, the End" in playthrough
 
 
+def test_a_question_asked_of_the_oracle_on_the_way_down_is_told_there(cli, tmp_path):
+    # an oracle beat has no text of its own: the tale keeps it as it is among its paragraphs
+    greedy = tmp_path / "g.jsonl"
+    assert cli("play", "cascades", "--seed", GREEDY_LOSES, "--auto", "greedy", "--log", greedy).code == 0
+    keys = [e["action"] for e in decisions(greedy)]
+    answers = tmp_path / "ans.txt"
+    answers.write_text("\n".join(keys[:4] + ["oracle likely: Will the water find the sea?"] + keys[4:8] + ["quit"]) + "\n")
+    path = tmp_path / "oracle.jsonl"
+    assert cli("play", "cascades", "--seed", GREEDY_LOSES, "--answers", answers, "--log", path).code == 0
+    story = render(read(path), "story")
+    way_down = story[story.index("## The way down") : story.index("## The three falls")]
+    assert "You asked the oracle (likely): *Will the water find the sea?*" in way_down
+    assert "Will the water find the sea?" in render(read(path), "story", format="html")
+
+
 @pytest.mark.timeout(20)
 def test_the_table_and_a_turn_at_the_prompt(tmp_path):
     # the source's question, the question before the first move (skipped), then the first

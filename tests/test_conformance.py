@@ -235,7 +235,8 @@ def test_a_logged_game_replays_and_renders_valid_commonmark(name, tmp_path):
             assert "None" not in text.replace("Nonetheless", "")
             tokens = md.parse(text)
             assert any(t.type == "heading_open" for t in tokens)
-            assert "A last word, with *stars* and <tags>." in text
+            # the player's words read as typed, not as emphasis and HTML
+            assert "<p>A last word, with *stars* and &lt;tags&gt;.</p>" in md.render(text)
 
 
 @pytest.mark.parametrize("name", GAMES)

@@ -98,7 +98,10 @@ def test_journal_text_with_markdown_characters_stays_inside_its_quote(cli, tmp_p
     writer.append(JournalEntry(writer.next, text=tricky))
     writer.close()
     text = cli("export", path, "--story").out
-    assert "> # not a heading\n> - not a list" in text
+    assert "> \\# not a heading\n> \\- not a list" in text  # shown as typed: no heading, no list
+    tokens = MarkdownIt("commonmark").parse(body(text))
+    assert [t.tag for t in tokens if t.type == "heading_open"].count("h1") == 1
+    assert not [t for t in tokens if t.type == "bullet_list_open"]
 
 
 def test_an_undone_move_is_marked_in_the_playthrough_and_left_out_of_the_story(cli, tmp_path):

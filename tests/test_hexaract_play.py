@@ -98,8 +98,12 @@ def test_the_story_keeps_the_journal_verbatim_and_renders_the_same_every_time(cl
     assert r.code == 0, r.err
     story = render(read(path), "story")
     assert story == render(read(path), "story")
-    for text in words:
-        assert f"> {text}" in story
+    from markdown_it import MarkdownIt
+
+    shown = MarkdownIt("commonmark").render(story)
+    for text in words:  # each in its block quote, read as typed (not as emphasis)
+        typed = text.replace('"', "&quot;")
+        assert f"<blockquote>\n<p>{typed}</p>\n</blockquote>" in shown
     assert "the Mountain" in story and "Ace of Leaves" in story
     assert "## The ending" in story and "abandoned" in story
     playthrough = render(read(path), "playthrough")

@@ -1,7 +1,12 @@
 """The templates' filters: plain functions of plain data, the same for every format. They
 make text from a log safe where a template puts it (a YAML value, a table cell, a line of
 Markdown, a journal entry's paragraphs) and name cards as sentences and notations do; their
-reference is ``docs/templates.md``."""
+reference is ``docs/templates.md``.
+
+A log can come from someone else: what a player wrote (a journal entry, an oracle question)
+is shown as the text it is, never read as Markdown or HTML. Each filter first takes the text
+as the export will write it (CommonMark's line endings as ``\\n``, and the control
+characters the export removes removed), so that nothing undoes an escape afterwards."""
 
 from __future__ import annotations
 
@@ -9,12 +14,39 @@ import json
 import re
 from typing import Any, Callable
 
-from storyteller.core.words import join_and
+from storyteller.core.words import clean, join_and
+
+_LINE_END = re.compile(r"\r\n?")
+
+
+def _text(value: Any) -> str:
+    """The text as the export writes it: line endings as ``\\n``, control characters but
+    the line break and the tab removed (``storyteller.core.words.clean`` removes them from
+    everything an export writes: done first, ``%\\x01%`` cannot become ``%%`` after its
+    escape)."""
+    return clean(_LINE_END.sub("\n", str(value)))
+
+
+def _lines(text: str) -> list[str]:
+    """The lines of a text, split where CommonMark splits them (``\\n``; not at the other
+    breaks ``str.splitlines`` knows, which a Markdown reader does not)."""
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+# What YAML does not read as itself inside a double-quoted scalar: its non-printable
+# characters, and the line and paragraph separators, the next line and the byte order mark,
+# which a YAML 1.1 reader (PyYAML, older js-yaml) takes for line breaks or strips.
+_YAML_ESCAPE = re.compile("[\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff]")
 
 
 def yaml_str(value: Any) -> str:
-    """A YAML scalar that is always read back as the same text (JSON strings are YAML)."""
-    return json.dumps("" if value is None else str(value), ensure_ascii=False)
+    """A YAML scalar that is always read back as the same text: a JSON string (which is
+    YAML), with the characters YAML would not read as themselves written as ``\\u`` escapes."""
+    text = json.dumps("" if value is None else str(value), ensure_ascii=False)
+    return _YAML_ESCAPE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def yaml_list(values: list[Any]) -> str:
@@ -22,16 +54,18 @@ def yaml_list(values: list[Any]) -> str:
 
 
 def quote(text: Any) -> str:
-    """A Markdown block quote of every line."""
-    return "\n".join("> " + line if line else ">" for line in str(text).splitlines())
+    """A Markdown block quote of every line. It escapes nothing: a player's words go
+    through ``prose`` first (``entry.text | prose | quote``)."""
+    return "\n".join("> " + line if line else ">" for line in _lines(_text(text)))
 
 
 def code(text: Any) -> str:
     """A CommonMark code span that shows exactly ``text``, backticks included: the fence is
     one backtick longer than the longest run inside, and a space pads each side when the
     text starts or ends with a backtick, or starts and ends with a space (a reader strips
-    one space from each side). Line breaks show as spaces, as in any code span."""
-    text = str(text)
+    one space from each side). Line breaks become spaces, as a code span shows them (a
+    line break left in could let the next line start a heading or HTML)."""
+    text = _text(text).replace("\n", " ")
     if not text:
         return "` `"
     longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
@@ -43,18 +77,14 @@ def code(text: Any) -> str:
 
 def cell(text: Any) -> str:
     """Text made safe inside a table cell: a ``|`` is escaped (GitHub-flavoured tables read
-    ``\\|`` as ``|``, inside code spans too) and a line break becomes a space."""
-    return re.sub(r"\r\n|[\r\n]", " ", str(text)).replace("|", "\\|")
+    ``\\|`` as ``|``, inside code spans too) and a line break becomes a space. It escapes
+    nothing else: a player's words are ``inline``, which escapes ``|`` too."""
+    return _text(text).replace("\n", " ").replace("|", "\\|")
 
 
-_INLINE_SPECIAL = re.compile(r"([\\`*_\[\]<&~|])")
-
-
-def inline(text: Any) -> str:
-    """Text from a log shown as itself in a line of Markdown: the characters that would
-    start emphasis, links, code, HTML, entities or table cells are escaped with a
-    backslash, and a line break becomes a space."""
-    return _INLINE_SPECIAL.sub(r"\\\1", re.sub(r"\r\n|[\r\n]", " ", str(text)))
+# What starts emphasis, a link or an image, code, HTML or an autolink, an entity, a
+# strikethrough, a table cell or an Obsidian tag, and the backslash itself.
+_INLINE_SPECIAL = re.compile(r"([\\`*_\[\]<&~|#])")
 
 
 def link(name: Any) -> str:
@@ -70,7 +100,7 @@ def continuation(text: Any, n: Any) -> str:
     item's marker (its width, at least 4 spaces), so that it stays inside the item (a
     smaller indent would end the list and make a code block from event 100 on)."""
     pad = " " * max(4, len(f"{n}. "))
-    return "\n".join(pad + line if line.strip() else line for line in str(text).splitlines())
+    return "\n".join(pad + line if line.strip() else line for line in _lines(_text(text)))
 
 
 _BLOCK_START = re.compile(
@@ -88,38 +118,60 @@ _BLOCK_START = re.compile(
 _ORDERED = re.compile(r"^(\d{1,9})([.)])(?=[ \t]|$)")
 
 
+def _literal(row: str) -> str:
+    """One line of a player's words, shown as it is wherever a template puts it: every
+    character that would start inline Markdown escaped with a backslash, and the first one
+    of a line that would start a block (a heading, a list, a quote or callout, a table, a
+    fence, a thematic break, a setext underline, HTML)."""
+    row = _INLINE_SPECIAL.sub(r"\\\1", row)
+    ordered = _ORDERED.match(row)
+    if ordered:
+        return f"{ordered.group(1)}\\{row[len(ordered.group(1)):]}"
+    return "\\" + row if _BLOCK_START.match(row) else row
+
+
+def inline(text: Any) -> str:
+    """Text from a log shown as itself in a line of Markdown, anywhere in the line (a
+    heading, a table cell, a callout's title, emphasis): every character that would start
+    emphasis, a link, code, HTML, an entity, a strikethrough, a table cell or an Obsidian
+    tag is escaped with a backslash, and so is a first character that would start a block;
+    line breaks become spaces, and spaces at either end go (they would break the emphasis
+    around the text, or make code)."""
+    return _literal(_text(text).replace("\n", " ").strip(" \t"))
+
+
 def prose(text: Any) -> str:
-    """A journal entry as Markdown paragraphs that stay paragraphs, whatever it holds: a line
-    that would start a heading, a list, a quote or callout, a table, a fence, a thematic
-    break or HTML has that first character escaped, lines lose their indentation (which
-    would make code) and trailing spaces, and blank lines between paragraphs become one.
-    Emphasis, links and other inline Markdown the player wrote are kept."""
+    """A journal entry as Markdown paragraphs that show the player's words as written,
+    whatever they hold: every character that would start inline Markdown or HTML is escaped
+    (as ``inline`` does: a ``*``, a ``<``, a link shows as the characters typed), and so is
+    the first character of a line that would start a heading, a list, a quote or callout, a
+    table, a fence, a thematic break or HTML; lines lose their indentation (which would make
+    code) and trailing spaces, and blank lines between paragraphs become one. A line break
+    stays one, and a paragraph a paragraph."""
     paragraphs: list[list[str]] = [[]]
-    for raw in re.split(r"\r\n|[\r\n]", str(text)):
+    for raw in _text(text).split("\n"):
         row = raw.strip(" \t")
         if not row:
             if paragraphs[-1]:
                 paragraphs.append([])
             continue
-        ordered = _ORDERED.match(row)
-        if ordered:
-            row = f"{ordered.group(1)}\\{row[len(ordered.group(1)):]}"
-        elif _BLOCK_START.match(row):
-            row = "\\" + row
-        paragraphs[-1].append(row)
+        paragraphs[-1].append(_literal(row))
     return "\n\n".join("\n".join(p) for p in paragraphs if p)
 
 
 def line(text: Any) -> str:
-    """Text on one line (a line break becomes a space): for a line of notation inside a code
-    fence, or a callout's title, which a line break would end."""
-    return re.sub(r"\r\n|[\r\n]", " ", str(text))
+    """Text on one line (a line break becomes a space), nothing escaped: for a line of
+    notation inside a code fence (which shows it as it is), or the game's own words where
+    a line break would end a callout's title. A player's words anywhere else are
+    ``inline``."""
+    return _text(text).replace("\n", " ")
 
 
 def uncommented(text: Any) -> str:
     """Text for an Obsidian note that Obsidian cannot read as a comment: each ``%`` of a run
-    of two or more (``%%`` opens and closes a comment, hiding what follows) is escaped."""
-    return re.sub(r"%{2,}", lambda m: "\\%" * len(m.group()), str(text))
+    of two or more (``%%`` opens and closes a comment, hiding what follows) is escaped.
+    Apply it last, after ``prose`` or ``inline``."""
+    return re.sub(r"%{2,}", lambda m: "\\%" * len(m.group()), _text(text))
 
 
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
@@ -127,9 +179,17 @@ _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 def yaml_date(value: Any) -> str:
     """A date as YAML (and Obsidian) read it, ``2026-11-30``, unquoted; anything that is not
-    a date is quoted, and read back as text."""
+    a date is quoted, and read back as text (``2026-13-45`` too: a reader would fail on it)."""
+    from datetime import date
+
     text = "" if value is None else str(value)
-    return text if _DATE.fullmatch(text) else yaml_str(text)
+    if _DATE.fullmatch(text):
+        try:
+            date.fromisoformat(text)
+            return text
+        except ValueError:
+            pass
+    return yaml_str(text)
 
 
 def card_name(card_id: Any, capital: bool = False) -> str:

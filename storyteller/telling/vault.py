@@ -42,13 +42,20 @@ def _slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9]+", "-", text).strip("-")[:40] or "seed"
 
 
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
 def note_names(found: list[Record]) -> dict[str, str]:
     """A stable note name for each log (oldest first): date, game and seed, and a number
-    when several sessions share them."""
+    when several sessions share them. The date and the game come from the log, which may
+    come from someone else: a date is a date or "undated", and a game's name keeps only
+    letters, digits, ``-`` and ``_`` (no ``/`` or ``..`` takes a note out of the vault)."""
     names: dict[str, str] = {}
     taken: dict[str, int] = {}
     for r in found:
-        base = f"{r.date or 'undated'}-{r.game}-{_slug(r.seed)}"
+        date = r.date if _DATE.fullmatch(r.date) else "undated"
+        game = re.sub(r"[^A-Za-z0-9_-]+", "-", r.game).strip("-") or "game"
+        base = f"{date}-{game}-{_slug(r.seed)}"
         n = taken.get(base, 0) + 1
         taken[base] = n
         names[r.file] = base if n == 1 else f"{base}-{n}"
@@ -185,7 +192,7 @@ def _save(path: Path, data: dict) -> None:
 def index(found: list[Record], names: dict[str, str], fmt: str) -> str:
     """The index note: every session in a table, then the statistics."""
     from storyteller import registry
-    from storyteller.telling.filters import cell
+    from storyteller.telling.filters import cell, inline
     from storyteller.study.stats import RESULTS, compute
 
     def describe(r: Record) -> str:
@@ -209,8 +216,8 @@ def index(found: list[Record], names: dict[str, str], fmt: str) -> str:
         "|---|---|---|---|---|---|",
     ]
     for r in reversed(found):  # the newest first
-        outcome = r.result or "in progress"
-        lines.append(f"| {r.date} | {cell(r.game)} | {cell(r.seed)} | {outcome} | {r.words:,} | {link(names[r.file])} |")
+        outcome = inline(r.result) if r.result else "in progress"
+        lines.append(f"| {inline(r.date)} | {inline(r.game)} | {inline(r.seed)} | {outcome} | {r.words:,} | {link(names[r.file])} |")
     own = [r for r in found if r.own]
     stats = compute(own, describe)
     others = len(found) - len(own)
@@ -230,9 +237,9 @@ def index(found: list[Record], names: dict[str, str], fmt: str) -> str:
 
     for game, total in sorted(stats.games.items()):
         kinds = [(v, t) for (g, v), t in sorted(stats.variants.items()) if g == game]
-        lines.append(row(f"**{cell(game)}**", "all" if len(kinds) > 1 else cell(kinds[0][0]), total))
+        lines.append(row(f"**{inline(game)}**", "all" if len(kinds) > 1 else inline(kinds[0][0]), total))
         if len(kinds) > 1:
-            lines += [row("", cell(rules), t) for rules, t in kinds]
+            lines += [row("", inline(rules), t) for rules, t in kinds]
     if len(stats.games) > 1:
         lines.append(row("**all games**", "", stats.total))
     return "\n".join(lines) + "\n"
