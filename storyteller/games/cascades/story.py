@@ -279,6 +279,6 @@ def _paragraphs(acts: list[dict[str, Any]]) -> list[dict[str, Any]]:
             out.append(a)
             size = 1
         else:
-            out.append(a if a["kind"] == "oracle" else {"kind": a["kind"], "text": a["text"]})  # an oracle beat has no text
+            out.append({"kind": a["kind"], "text": a["text"]})
             size = 1
     return out
