@@ -240,3 +240,87 @@ def test_the_top_of_the_package_shows_the_layers():
         doc = ast.get_docstring(ast.parse(text))
         assert doc and doc.split(".")[0].strip(), f"{folder.name}/__init__.py says nothing of what the package holds"
         assert folder.name in LAYER_OF_PACKAGE, f"{folder.name}/: which layer is it? (add it to this test)"
+
+
+# -- one event model: events are typed, and every reader thinks about every type --------------
+
+EVENT_KINDS = {"draw", "roll", "decision", "question", "journal", "oracle", "undo", "correction", "end"}
+# The modules that may compare a string with an event kind's name: the event model itself
+# (where a log's "event" field is read and written), and the templates' filters, which group
+# the steps of the export context (JSON, whose "kind" fields are that context's own data).
+SPELLS_EVENT_KINDS = {"storyteller.log.events", "storyteller.telling.filters"}
+
+
+def _strings(node: ast.AST) -> set[str]:
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return {node.value}
+    if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+        return set().union(*(_strings(e) for e in node.elts)) if node.elts else set()
+    return set()
+
+
+def test_no_module_dispatches_on_an_event_kinds_name():
+    """Readers dispatch on an event's type (a visitor's method, isinstance), never on a string."""
+    found = {}
+    for name, path in sorted(MODULES.items()):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Compare) and any(_strings(c) & EVENT_KINDS for c in [node.left, *node.comparators]):
+                found.setdefault(name, []).append(f"{path.name}:{node.lineno}: {ast.unparse(node)}")
+    outside = {m: lines for m, lines in found.items() if m not in SPELLS_EVENT_KINDS}
+    assert not outside, "\n".join(line for lines in outside.values() for line in lines)
+    assert len(found) <= 2
+
+
+def _all_modules() -> None:
+    import importlib
+
+    for name in MODULES:
+        if not name.endswith("__main__"):
+            importlib.import_module(name)
+
+
+def _subclasses(cls: type) -> list[type]:
+    out = []
+    for sub in cls.__subclasses__():
+        out += [sub, *_subclasses(sub)]
+    return out
+
+
+def test_every_type_of_event_is_in_the_model_and_has_its_visitor_method():
+    from storyteller.log import events
+
+    assert set(_subclasses(events.Event)) == set(events.EVENTS)
+    assert set(events.Visitor.HANDLERS) == set(events.EVENTS)
+    assert {t.kind for t in events.EVENTS} == EVENT_KINDS
+    for t in events.EVENTS:
+        assert "accept" in vars(t), f"{t.__name__} does not say which visitor method it calls"
+        assert callable(getattr(events.Visitor, events.Visitor.HANDLERS[t]))
+
+
+def test_every_reader_handles_or_ignores_every_type_of_event():
+    """A new type of event is handled or explicitly ignored by each visitor: the readers of a
+    log (the story, the playthrough's steps, the questions, the notes, replay --show) cannot
+    forget it, as Cascades' teller once forgot the oracle."""
+    from storyteller.log import events
+
+    _all_modules()
+    readers = [c for c in _subclasses(events.Visitor) if c.__module__.startswith("storyteller") and not c.abstract]
+    names = {c.__name__ for c in readers}
+    assert {"Story", "Steps", "QuestionLog", "PromptNotes", "ReplayView"} <= names, names
+    for reader in readers:
+        assert events.unhandled(reader) == [], f"{reader.__qualname__} forgets {events.unhandled(reader)}"
+        both = [t.__name__ for t in reader.ignores if events.handles(reader, t)]
+        assert not both, f"{reader.__qualname__} both handles and ignores {both}"
+
+
+def test_a_reader_that_forgets_a_type_of_event_cannot_be_made():
+    from storyteller.log import events
+
+    with pytest.raises(TypeError, match="neither handles nor ignores OracleQuestion"):
+        type("Forgetful", (events.Visitor,), {
+            "on_draw": lambda self, s: None, "on_roll": lambda self, s: None, "on_decision": lambda self, s: None,
+            "on_question": lambda self, s: None, "on_journal": lambda self, s: None, "on_undo": lambda self, s: None,
+            "on_correction": lambda self, s: None, "on_end": lambda self, s: None,
+        })
+    ignoring = type("Ignoring", (events.Visitor,), {"ignores": tuple(events.EVENTS)})
+    assert events.unhandled(ignoring) == []

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol, Sequence
+from typing import Any, Protocol, Sequence, Union
 
 from storyteller import __version__
 from storyteller.core.engine import ABANDONED, Action, Chance, Draw, Game, Hint, Move, Outcome, Roll, RuleError, State
@@ -126,17 +126,32 @@ class Driver(Protocol):
 
 
 @dataclass(frozen=True)
-class Command:
-    """A choice that is not a move: ``journal`` (with text), ``undo``, ``quit``, ``abandon``,
-    ``correct`` (``value``: the card or dice really turned up at a real table)."""
+class Write:
+    """A journal entry written from the menu (``prompt``: the question it answers, if any)."""
 
-    name: str
-    text: str = ""
+    text: str
     prompt: str | None = None
-    value: Any = None
 
 
-Choice = Action | Command
+@dataclass(frozen=True)
+class TakeBack:
+    """Undo the last move."""
+
+
+@dataclass(frozen=True)
+class Quit:
+    """Save and stop for now."""
+
+
+@dataclass(frozen=True)
+class Abandon:
+    """End the game for good, as a loss."""
+
+
+# A choice that is not a move; a Correction is one too: the card or dice really turned up
+# at a real table, for the last one entered.
+Command = Union[Write, TakeBack, Quit, Abandon, Correction]
+Choice = Union[Action, Command]
 
 
 class SaveAndQuit(Exception):
@@ -413,19 +428,19 @@ class Session:
             choice = driver.choose(self)
             if isinstance(choice, Action):
                 self.decide(choice, driver)
-            elif choice.name == "journal":
+            elif isinstance(choice, Write):
                 if choice.text.strip():
                     self.journal(choice.text, choice.prompt)
-            elif choice.name == "undo":
+            elif isinstance(choice, TakeBack):
                 self.undo()
-            elif choice.name == "correct":
+            elif isinstance(choice, Correction):
                 self.correct(choice.value, driver)
-            elif choice.name == "abandon":
+            elif isinstance(choice, Abandon):
                 self.abandon()
-            elif choice.name == "quit":
+            elif isinstance(choice, Quit):
                 raise SaveAndQuit()
-            else:  # pragma: no cover - drivers only make the commands above
-                raise ValueError(f"unknown command {choice.name}")
+            else:  # pragma: no cover - drivers only make the choices above
+                raise TypeError(f"a driver chose {choice!r}, which is neither a move nor a command")
         driver.after_end(self)
         assert self.outcome is not None
         return self.outcome
@@ -435,6 +450,6 @@ class Session:
 
 
 __all__ = [
-    "AutoPlayer", "Choice", "Command", "Correction", "Driver", "Hint", "SaveAndQuit", "SeededSource", "Session",
-    "Step", "simulate", "walk",
+    "Abandon", "AutoPlayer", "Choice", "Command", "Correction", "Driver", "Hint", "Quit", "SaveAndQuit", "SeededSource",
+    "Session", "Step", "TakeBack", "Write", "simulate", "walk",
 ]

@@ -84,11 +84,14 @@ class Mark:
         """The points of win chance a decision gave away (never below 0)."""
         return max(0.0, self.before - self.after)
 
-    def as_dict(self) -> dict[str, Any]:
-        if self.kind == "decision":
-            return {"n": self.n, "move": self.text, "key": self.key, "before": _r(self.before), "after": _r(self.after),
-                    "best": self.best, "best_key": self.best_key, "lost": _r(self.lost), "label": self.label,
-                    "choices": self.choices}
+    def decision_dict(self) -> dict[str, Any]:
+        """A decision's mark as JSON: the move, the one preferred, the points it gave away."""
+        return {"n": self.n, "move": self.text, "key": self.key, "before": _r(self.before), "after": _r(self.after),
+                "best": self.best, "best_key": self.best_key, "lost": _r(self.lost), "label": self.label,
+                "choices": self.choices}
+
+    def chance_dict(self) -> dict[str, Any]:
+        """A card's or a roll's mark as JSON: what it turned up, and its luck."""
         return {"n": self.n, "kind": self.kind, "text": self.text, "before": _r(self.before), "after": _r(self.after),
                 "luck": _r(self.change)}
 
@@ -144,8 +147,8 @@ class Analysis:
             "start": None if self.start is None else _r(self.start),
             "result": None if self.result is None else _r(self.result),
             "outcome": self.outcome,
-            "decisions": [m.as_dict() for m in self.decisions],
-            "chances": [m.as_dict() for m in self.chances],
+            "decisions": [m.decision_dict() for m in self.decisions],
+            "chances": [m.chance_dict() for m in self.chances],
             "luck": _r(self.luck),
             "skill": _r(self.skill),
             "winnable_until": self.winnable_until,

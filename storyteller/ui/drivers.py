@@ -15,7 +15,7 @@ from storyteller.core.words import clean
 from storyteller.log.events import JOURNAL, OracleQuestion, Visitor
 from storyteller.log.replay import Step
 from storyteller.play.questions import QuestionLog
-from storyteller.play.session import AutoPlayer, Command, Correction, Session
+from storyteller.play.session import Abandon, AutoPlayer, Correction, Quit, Session, TakeBack, Write
 from storyteller.telling.stories import Teller
 
 
@@ -168,6 +168,10 @@ class AutoDriver(_Narrating):
         return action
 
 
+COMMANDS = {"undo": TakeBack(), "quit": Quit(), "abandon": Abandon()}  # an answers file's words for them
+TABLE_WORDS = frozenset({"draw", "roll"})  # an answers file's words for what is turned up at a real table
+
+
 class AnswersDriver(_Narrating):
     """Plays from scripted answers, one per line.
 
@@ -240,12 +244,13 @@ class AnswersDriver(_Narrating):
         lineno, answer = nxt
         verb, _, rest = answer.partition(" ")
         verb = verb.lower()
-        want = "draw" if isinstance(request, Draw) else "roll"
+        card = isinstance(request, Draw)
+        want = "draw" if card else "roll"
         if verb == "correct":
             self.pos += 1
             return Correction(self._read(lineno, answer, lambda: read_correction(session, rest.strip())))
         if verb != want:
-            what = f"the card turned up for {request.to}: 'draw CARD'" if want == "draw" else "the dice rolled: 'roll 3 5 6 1 2'"
+            what = f"the card turned up for {request.to}: 'draw CARD'" if card else "the dice rolled: 'roll 3 5 6 1 2'"
             raise IllegalAnswer(f"{self.name} line {lineno}: '{answer}' is refused: the game needs {what}")
         self.pos += 1
         return self._read(lineno, answer, lambda: read_entry(session, request, rest.strip()))
@@ -329,15 +334,16 @@ class AnswersDriver(_Narrating):
             break
         low = answer.lower()
         if low.startswith("journal:"):
-            return Command("journal", self._entry(lineno, answer))
-        if low in ("undo", "quit", "abandon"):
-            if low == "undo" and not session.can_undo():
+            return Write(self._entry(lineno, answer))
+        command = COMMANDS.get(low)
+        if command is not None:
+            if isinstance(command, TakeBack) and not session.can_undo():
                 raise IllegalAnswer(f"{self.name} line {lineno}: 'undo': there is no move to undo")
-            return Command(low)
+            return command
         verb, _, rest = answer.partition(" ")
         if verb.lower() == "correct":
-            return Command("correct", value=self._read(lineno, answer, lambda: read_correction(session, rest.strip())))
-        if verb.lower() in ("draw", "roll"):
+            return Correction(self._read(lineno, answer, lambda: read_correction(session, rest.strip())))
+        if verb.lower() in TABLE_WORDS:
             raise IllegalAnswer(f"{self.name} line {lineno}: '{answer}' is refused: nothing is waiting to be turned up or rolled; the game waits for a move")
         legal = session.legal_actions()
         canonical = session.game.canonical(answer).lower()

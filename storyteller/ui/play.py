@@ -4,6 +4,7 @@ after every reveal say what the card means and ask a journaling question."""
 
 from __future__ import annotations
 
+from enum import Enum
 from typing import Any
 
 from rich.markdown import Markdown
@@ -18,7 +19,7 @@ from storyteller.log.events import Visitor
 from pathlib import Path
 from storyteller.log.replay import Step
 from storyteller.play.questions import QuestionLog
-from storyteller.play.session import Command, Correction, Session
+from storyteller.play.session import Abandon, Correction, Quit, Session, TakeBack, Write
 from storyteller.ui.drivers import read_entry, setup_words, table_deck
 
 
@@ -57,6 +58,19 @@ def begin(term, session: Session, resumed: bool) -> None:
                 term.print(Panel(Text(clean(words)), title="Set up your table", title_align="left"))
 
 
+class Entry(Enum):
+    """The entries of the menu that are not moves."""
+
+    JOURNAL = "Write a journal entry"
+    UNDO = "Undo the last move"
+    CORRECT = "Correct the last entry at the table"
+    HINT = "Hint"
+    ORACLE = "Ask the oracle"
+    RULES = "Show the rules"
+    QUIT = "Save and quit"
+    ABANDON = "Abandon this game"
+
+
 def choose(term, session: Session, policy=None, journal: QuestionLog | None = None):
     """Ask until the player picks a move or a command that changes the log."""
     game = registry.get(session.game.name)
@@ -70,46 +84,46 @@ def choose(term, session: Session, policy=None, journal: QuestionLog | None = No
         # a grouped entry is a small dialog that returns a move, or None to go back.
         choices: list[Any] = screen.menu(session.state, legal, term)
         choices.append(None)
-        choices.append(("Write a journal entry", "journal"))
+        choices.append(("Write a journal entry", Entry.JOURNAL))
         if session.can_undo():
-            choices.append(("Undo the last move", "undo"))
+            choices.append(("Undo the last move", Entry.UNDO))
         if session.can_correct():
-            choices.append((_wrong_entry(session), "correct"))
+            choices.append((_wrong_entry(session), Entry.CORRECT))
         if policy is not None:
-            choices.append(("Hint: what would the built-in player do?", "hint"))
-        choices.append(("Ask the oracle a yes/no question", "oracle"))
-        choices += [("Show the rules", "rules"), ("Save and quit", "quit"), ("Abandon this game", "abandon")]
+            choices.append(("Hint: what would the built-in player do?", Entry.HINT))
+        choices.append(("Ask the oracle a yes/no question", Entry.ORACLE))
+        choices += [("Show the rules", Entry.RULES), ("Save and quit", Entry.QUIT), ("Abandon this game", Entry.ABANDON)]
         picked = term.select("What do you do?", choices)
-        if picked == "journal":
+        if picked is Entry.JOURNAL:
             text = term.text("Your journal entry:", instruction="(Enter to cancel)")
             if text.strip():
-                return Command("journal", text)
-        elif picked == "undo":
+                return Write(text)
+        elif picked is Entry.UNDO:
             done = session.last_decision()
             taken = (done.text if done.text is not None else done.action) if done is not None else ""
             term.print(f"[dim]Taken back: {escape(clean(taken))}[/dim]")
             if session.table is not None:
                 term.print("[dim]Cards you turned up and dice you rolled stay where they are: "
                            "storyteller will not ask for them again.[/dim]")
-            return Command("undo")
-        elif picked == "correct":
+            return TakeBack()
+        elif picked is Entry.CORRECT:
             fixed = ask_correction(term, session)
             if fixed is not None:
-                return Command("correct", value=fixed)
-        elif picked == "hint":
+                return Correction(fixed)
+        elif picked is Entry.HINT:
             hint = policy.choose(session.state)
             if hint:
                 move = hint.action.text if hint.action.text.endswith((".", "!", "?")) else hint.action.text + "."
                 term.print(Panel(f"{escape(move)}\n[dim]{escape(hint.why)}[/dim]", title="Hint", title_align="left"))
-        elif picked == "oracle":
+        elif picked is Entry.ORACLE:
             ask_oracle(term, session)
-        elif picked == "rules":
+        elif picked is Entry.RULES:
             term.print(Markdown(clean(game.rules_markdown())))
-        elif picked == "abandon":
+        elif picked is Entry.ABANDON:
             if term.confirm("Abandon this game for good? It ends as a loss.", default=False):
-                return Command("abandon")
-        elif picked == "quit":
-            return Command("quit")
+                return Abandon()
+        elif picked is Entry.QUIT:
+            return Quit()
         elif callable(picked):
             action = picked(term, session)
             if action is not None:

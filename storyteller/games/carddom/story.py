@@ -260,16 +260,17 @@ class CarddomTeller(Teller):
         return f"{cap(c['role'])} seeking {c['goal']}"
 
 
+NARRATION = ("text", "joker")  # the tale's own beats; the others are the player's (a journal entry, the oracle)
+
+
 def _paragraphs(beats: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Run the narration between journal entries together into paragraphs."""
     out: list[dict[str, Any]] = []
     for beat in beats:
-        if beat["kind"] == "oracle":
-            out.append(beat)  # a paragraph of its own
-        elif beat["kind"] != "journal" and out and out[-1]["kind"] == "text":
+        if beat["kind"] not in NARRATION:  # a journal entry or a question to the oracle: a paragraph of its own
+            out.append(beat)
+        elif out and out[-1]["kind"] == "text":
             out[-1] = {"kind": "text", "text": out[-1]["text"] + " " + beat["text"]}
-        elif beat["kind"] == "journal":
-            out.append({"kind": "journal", "text": beat["text"], "prompt": beat.get("prompt")})
         else:
             out.append({"kind": "text", "text": beat["text"]})
     return out

@@ -275,10 +275,7 @@ def _paragraphs(acts: list[dict[str, Any]]) -> list[dict[str, Any]]:
         if joinable and size < PARAGRAPH:
             out[-1] = {"kind": "text", "text": out[-1]["text"] + " " + a["text"]}
             size += 1
-        elif a["kind"] == "oracle":  # a question to the oracle stands as it is, between paragraphs
-            out.append(a)
-            size = 1
-        else:
-            out.append({"kind": a["kind"], "text": a["text"]})
+        else:  # a journal entry or a question to the oracle stands as it is, between paragraphs
+            out.append({"kind": "text", "text": a["text"]} if a["kind"] == "text" else a)
             size = 1
     return out
