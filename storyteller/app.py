@@ -435,52 +435,58 @@ def export(
     analysis: bool = False,
 ) -> int:
     from storyteller import config
+    from storyteller.core.formats import FORMATS, named
     from storyteller.telling import export as exporter
 
     if path is None:
         raise UserError("give the log to export, or --all DIR for every saved game", EXIT_USAGE)
     flag = None if format is None else format.strip().lower()
-    if flag is not None and flag not in exporter.RENDERERS:
-        raise UserError(f"unknown format '{format}' (formats: {', '.join(exporter.RENDERERS)})", EXIT_USAGE)
+    if flag is not None and flag not in FORMATS:
+        raise UserError(f"unknown format '{format}' (formats: {', '.join(FORMATS)})", EXIT_USAGE)
     name = config.get("export.format", flag=flag)  # the flag, else the settings, else markdown
-    renderer = exporter.RENDERERS.get(name)
-    if renderer is None:
-        raise UserError(f"unknown format '{name}' (formats: {', '.join(exporter.RENDERERS)})", EXIT_USAGE)
-    page = name in ("html", "pdf")
-    if paper is not None and not page:
-        raise UserError(f"--paper is the printed page of an html or pdf export, not of {name}: leave it out", EXIT_USAGE)
+    fmt = FORMATS.get(name)
+    if fmt is None:
+        raise UserError(f"unknown format '{name}' (formats: {', '.join(FORMATS)})", EXIT_USAGE)
+    if paper is not None and not fmt.page:
+        pages = named(*(f.name for f in FORMATS.values() if f.page))
+        raise UserError(f"--paper is the printed page of an {pages} export, not of {name}: leave it out", EXIT_USAGE)
     paper = config.get("export.paper", flag=None if paper is None else paper.strip().lower())
-    if pictures and name not in ("markdown", "obsidian"):
-        already = "the html page has its pictures already" if page else f"a {name} export has no pictures"
-        raise UserError(f"--pictures writes pictures beside a markdown or obsidian note ({already}): leave it out",
-                        EXIT_USAGE)
+    if pictures and fmt.pictures != "beside":
+        beside = named(*(f.name for f in FORMATS.values() if f.pictures == "beside"))
+        already = f"the {name} page has its pictures already" if fmt.pictures == "inline" else \
+            f"a {name} export has no pictures"
+        raise UserError(f"--pictures writes pictures beside a {beside} note ({already}): leave it out", EXIT_USAGE)
     if story and playthrough:
         raise UserError("choose one: --story or --playthrough", EXIT_USAGE)
     asked = "story" if story else "playthrough" if playthrough else None
-    if asked is not None and asked not in renderer.kinds:
-        only = " and ".join(f"the {k}" for k in renderer.kinds)
+    if asked is not None and asked not in fmt.kinds:
+        only = " and ".join(f"the {k}" for k in fmt.kinds)
         raise UserError(f"the {name} format has no {asked}, only {only}: leave out --{asked}", EXIT_USAGE)
-    if asked is None and len(renderer.kinds) > 1 and template is None:
+    if asked is None and len(fmt.kinds) > 1 and template is None:
         raise UserError("choose one: --story or --playthrough", EXIT_USAGE)
-    kind = asked or renderer.kinds[0]
-    if analysis and (kind != "playthrough" or name == "lonelog") and template is None:
-        raise UserError("--analysis goes into the playthrough (markdown, obsidian, html, pdf or json): add --playthrough"
-                        if name != "lonelog" else "--analysis is not shown in Lonelog notation: choose another format",
-                        EXIT_USAGE)
+    kind = asked or fmt.kinds[0]
+    if analysis and template is None:
+        if not fmt.analysis:
+            raise UserError(f"--analysis is not shown in {fmt.title}: choose another format", EXIT_USAGE)
+        if kind == "story":
+            shown = named(*(f.name for f in FORMATS.values() if f.analysis))
+            raise UserError(f"--analysis goes into the playthrough ({shown}): add --playthrough", EXIT_USAGE)
     if output is not None and str(output) == "-":  # as for most tools: standard output
         output = None
     if output is None and pictures:
-        raise UserError(f"--pictures writes the pictures beside the note: give the note's file, as in -o {kind}.md",
+        raise UserError(f"--pictures writes the pictures beside the note: give the note's file, as in -o {kind}"
+                        f"{fmt.suffix}", EXIT_USAGE)
+    if output is None and fmt.binary and sys.stdout.isatty():
+        raise UserError(f"{fmt.title} is not for the terminal: give a file to write it to, as in -o {kind}{fmt.suffix}",
                         EXIT_USAGE)
-    if output is None and name == "pdf" and sys.stdout.isatty():
-        raise UserError(f"a PDF is not for the terminal: give a file to write it to, as in -o {kind}.pdf", EXIT_USAGE)
     browser = None
-    if name == "pdf":
+    if fmt.printed:
         from storyteller.telling import pdf
 
         browser = pdf.find_browser()
         if browser is None:
-            html = command("storyteller", "export", path, f"--{kind}", "--format", "html", "-o", f"{kind}.html")
+            page = next(f.name for f in FORMATS.values() if f.page and not f.printed)
+            html = command("storyteller", "export", path, f"--{kind}", "--format", page, "-o", f"{kind}.html")
             raise UserError(pdf.no_browser(html))
     if output is not None:  # before any work: only a regular file, and an existing one only with --force
         try:
@@ -495,7 +501,7 @@ def export(
             from storyteller.telling.pdf import PdfProblem
 
             try:
-                text: str | bytes = exporter.render_pdf(log, browser, kind, template, paper, found)
+                text: str | bytes = exporter.render_pdf(log, browser, kind, template, paper, found, name)
             except PdfProblem as e:
                 raise UserError(f"cannot print the PDF: {e}") from None
         elif pictures:
@@ -556,6 +562,7 @@ def export_all(
     """``export --all DIR``: every saved game as a note in DIR, and an index note (with
     ``pictures``, each note's pictures of the table beside it)."""
     from storyteller import config
+    from storyteller.core.formats import FORMATS, named
     from storyteller.telling import vault
 
     if log is not None or others:
@@ -563,8 +570,9 @@ def export_all(
                         "with it", EXIT_USAGE)
     flag = None if format is None else format.strip().lower()
     name = config.get("export.format", flag=flag)
-    if name not in ("markdown", "obsidian"):
-        raise UserError(f"--all writes notes in markdown or obsidian, not {name}", EXIT_USAGE)
+    if name not in FORMATS or not FORMATS[name].notes:
+        notes = named(*(f.name for f in FORMATS.values() if f.notes))
+        raise UserError(f"--all writes notes in {notes}, not {name}", EXIT_USAGE)
     if folder.exists() and not folder.is_dir():
         raise UserError(f"{clean(str(folder))}: is not a folder")
     try:

@@ -20,7 +20,7 @@ import typer
 from typer.models import ArgumentInfo, ParameterInfo
 
 from storyteller import __version__
-from storyteller.core.formats import FORMATS
+from storyteller.core.formats import DEFAULT_PAPER, FORMATS, PAPERS, named
 
 app = typer.Typer(
     name="storyteller",
@@ -45,6 +45,9 @@ QUESTIONS_HELP = (
 )
 FORMAT_HELP = [f.words for f in FORMATS.values()]
 FORMAT_HELP = "; ".join(FORMAT_HELP[:-1]) + f"; or {FORMAT_HELP[-1]}."
+NOTES = named(*(f.name for f in FORMATS.values() if f.notes))  # the formats of a vault's notes
+BESIDE = named(*(f.name for f in FORMATS.values() if f.pictures == "beside"))  # those with pictures beside them
+PAGES = named(*(f.name for f in FORMATS.values() if f.page))  # those printed on a page
 PHYSICAL_HELP = (
     "Play with your own cards and dice at a real table: --physical, or --physical cards / "
     "--physical dice for one of them (the rest from the seed)."
@@ -172,6 +175,14 @@ def complete_questions(incomplete: str) -> list[str]:
     return _starting(QUESTIONS, incomplete)
 
 
+def complete_format(incomplete: str) -> list[str]:
+    return _starting(FORMATS, incomplete)
+
+
+def complete_paper(incomplete: str) -> list[str]:
+    return _starting(PAPERS, incomplete)
+
+
 def _version(value: bool) -> None:
     if value:
         typer.echo(f"storyteller {__version__}")
@@ -262,24 +273,22 @@ def export(
     log: Optional[Path] = typer.Argument(None, help="The log to render (or --all DIR for every saved game)."),
     story: bool = typer.Option(False, "--story", help="Render the story: prose to read."),
     playthrough: bool = typer.Option(False, "--playthrough", help="Render the playthrough: the record of every step."),
-    format: Optional[str] = typer.Option(
-        None, "--format", metavar="FORMAT",
-        help=FORMAT_HELP,
-    ),
+    format: Optional[str] = typer.Option(None, "--format", metavar="FORMAT", help=FORMAT_HELP,
+                                         autocompletion=complete_format),
     output: Optional[Path] = typer.Option(None, "-o", "--output", help="Write to this file (default, or -: print it)."),
     template: Optional[Path] = typer.Option(None, "--template", help="Render with your own Jinja2 template instead (any text format)."),
     force: bool = typer.Option(False, "--force", help="Overwrite an existing output file (with --all: notes you edited)."),
     all_dir: Optional[Path] = typer.Option(
         None, "--all", metavar="DIR",
-        help="Every saved game as notes in DIR (markdown or obsidian), with an index; again later, it updates what changed.",
+        help=f"Every saved game as notes in DIR ({NOTES}), with an index; again later, it updates what changed.",
     ),
     playthroughs: bool = typer.Option(False, "--playthroughs", help="With --all: a playthrough note for each game too."),
     pictures: bool = typer.Option(
-        False, "--pictures", help="Markdown and Obsidian: pictures of the table as SVG files beside the note, linked from it.",
+        False, "--pictures", help=f"With {BESIDE}: pictures of the table as SVG files beside the note, linked from it.",
     ),
     paper: Optional[str] = typer.Option(
-        None, "--paper", metavar="a5|a4|letter", help="HTML and PDF: the page it prints on (default a5).",
-        autocompletion=lambda: ["a5", "a4", "letter"],
+        None, "--paper", metavar="|".join(PAPERS), help=f"With {PAGES}: the page it prints on (default {DEFAULT_PAPER}).",
+        autocompletion=complete_paper,
     ),
     analysis: bool = typer.Option(
         False, "--analysis", help="With --playthrough: where the game turned (see storyteller analyse), a chart in HTML.",

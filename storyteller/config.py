@@ -54,10 +54,11 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from storyteller.core.formats import NAMES as FORMATS  # export.format takes any export format
+from storyteller.core.formats import PAPERS as PAGES
 
 ENV_CONFIG = "STORYTELLER_CONFIG"  # the settings file itself (tests, several profiles)
 QUESTIONS = ("every-reveal", "key-moments", "none")
-PAPERS = ("a5", "a4", "letter")  # the first is the default
+PAPERS = tuple(PAGES)  # the first is the default
 TRUE = ("true", "yes", "on", "1")
 FALSE = ("false", "no", "off", "0")
 SPEC = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*(=[A-Za-z0-9_.-]+)?$")  # NAME or NAME=VALUE

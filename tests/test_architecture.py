@@ -324,3 +324,32 @@ def test_a_reader_that_forgets_a_type_of_event_cannot_be_made():
         })
     ignoring = type("Ignoring", (events.Visitor,), {"ignores": tuple(events.EVENTS)})
     assert events.unhandled(ignoring) == []
+
+
+# -- formats are objects: one description each, and nobody branches on a format's name -------
+
+
+def test_no_module_branches_on_a_formats_name():
+    """The export command, the vault, the settings and completion ask a format what it takes
+    (storyteller.core.formats); only that description names the formats."""
+    from storyteller.core.formats import FORMATS
+
+    found = []
+    for name, path in sorted(MODULES.items()):
+        if name == "storyteller.core.formats":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Compare) and any(_strings(c) & set(FORMATS) for c in [node.left, *node.comparators]):
+                found.append(f"{path.name}:{node.lineno}: {ast.unparse(node)}")
+            if isinstance(node, ast.Subscript) and _strings(node.slice) & set(FORMATS):
+                found.append(f"{path.name}:{node.lineno}: {ast.unparse(node)}")
+    assert not found, "\n".join(found)
+
+
+def test_every_format_has_a_renderer_made_from_its_description():
+    from storyteller.core.formats import FORMATS
+    from storyteller.telling.export import RENDERERS
+
+    assert set(RENDERERS) == set(FORMATS)
+    for name, fmt in FORMATS.items():
+        assert RENDERERS[name].format is fmt and RENDERERS[name].kinds == fmt.kinds

@@ -504,3 +504,17 @@ def test_the_reference_names_every_field_and_every_filter(contexts):
     missing = fields - named
     assert not missing, f"docs/templates.md does not name {sorted(missing)}"
     assert set(FILTERS) <= named, f"docs/templates.md does not name the filters {sorted(set(FILTERS) - named)}"
+
+
+def test_the_analysis_goes_into_the_json_document(cli, monkeypatch):
+    """Every format that takes --analysis takes it: the JSON document (which has no
+    playthrough) holds it as "analysis"; Lonelog shows none and says so in one line."""
+    log = EXAMPLES / "carddom-won.jsonl"
+    r = cli("export", log, "--format", "json", "--analysis")
+    assert r.code == 0, r.err
+    found = json.loads(r.out)["analysis"]
+    assert found["game"] == "carddom" and found["decisions"]
+    r = cli("export", log, "--format", "lonelog", "--analysis")
+    assert r.code == 2 and "not shown in Lonelog notation" in r.err and r.err.count("\n") == 1
+    r = cli("export", log, "--format", "markdown", "--story", "--analysis")
+    assert r.code == 2 and "add --playthrough" in r.err

@@ -22,17 +22,17 @@ import re
 import secrets
 import stat
 from pathlib import Path
-from typing import Any, Callable, Iterable, Protocol
+from typing import Any, Iterable
 
 from storyteller import registry
-from storyteller.core.formats import DEFAULT, FORMATS
+from storyteller.core.formats import DEFAULT, DEFAULT_PAPER, FORMATS, PAPERS, Format
 from storyteller.log.file import GameLog, sync_folder
 from storyteller.core.narrative import data_dir
 from storyteller.telling.sandbox import SAFE_JINJA, environment_class, explain, generate, jinja_version, one_line
 from storyteller.log.replay import Replay
 from storyteller.telling.context import make as make_context
 from storyteller.telling.filters import FILTERS, link
-from storyteller.core.words import clean, command
+from storyteller.core.words import clean
 
 
 class TemplateProblem(Exception):
@@ -45,16 +45,6 @@ class OutputProblem(Exception):
 
 
 # -- renderers ---------------------------------------------------------------------------
-
-
-class Renderer(Protocol):
-    """Turns an export context into one format. ``kinds`` are the documents it makes (the
-    first is the default); ``template`` is a user's own template, used instead."""
-
-    name: str
-    kinds: tuple[str, ...]
-
-    def render(self, ctx: dict[str, Any], game: registry.Registration, kind: str, template: Path | None = None) -> str: ...
 
 
 _ENVIRONMENTS: dict[tuple[str, ...], Any] = {}  # sandboxed environments by their folders, shared by the renderers
@@ -76,15 +66,17 @@ def _template_cache() -> Any:
 
 
 class TemplateRenderer:
-    """A text format made by Jinja2 templates: for each kind, the game's own
-    ``{kind}{suffix}`` if its folder has one, else the shared one in ``templates/``;
-    ``helpers`` are the shared templates they import, compiled before the clock starts."""
+    """A format made by Jinja2 templates (see its :class:`~storyteller.core.formats.Format`):
+    for each kind, the game's own ``{kind}{templates}`` if its folder has one, else the shared
+    one in ``templates/``; ``helpers`` are the shared templates they import, compiled before
+    the clock starts. ``template`` is a user's own template, used instead."""
 
-    def __init__(self, name: str, kinds: tuple[str, ...], suffix: str, helpers: tuple[str, ...]) -> None:
-        self.name = name
-        self.kinds = kinds
-        self.suffix = suffix
-        self.helpers = helpers
+    def __init__(self, fmt: Format) -> None:
+        self.format = fmt
+        self.name = fmt.name
+        self.kinds = fmt.kinds
+        self.suffix = fmt.templates
+        self.helpers = fmt.helpers
 
     def environment(self, folders: list[Path], cache: Any = None):
         """A new sandboxed environment that loads templates from ``folders`` (with
@@ -159,14 +151,12 @@ def pictures(game: registry.Registration, w: Replay) -> dict[str, Any]:
     return {"final": final, "scenes": scenes, "at": at}
 
 
-_SVG: set[str] = set()  # the pictures of the render under way: the only text the svg filter passes as it is
-
-
 def svg(text: Any) -> Any:
-    """A picture's SVG, as it is, in an HTML page (any other text is escaped)."""
+    """A picture's SVG, as it is, in an HTML page: only the pictures the render drew pass as
+    they are (the page's renderer marks them); any other text is escaped."""
     from markupsafe import Markup, escape
 
-    return Markup(text) if isinstance(text, str) and text in _SVG else escape(text)
+    return text if isinstance(text, Markup) else escape(text)
 
 
 def paragraphs(text: Any) -> Any:
@@ -185,39 +175,28 @@ class HtmlRenderer(TemplateRenderer):
     """One self-contained HTML page: no network, no script, the CSS inline, the pictures
     inline SVG; the game's own ``story.html.j2`` (or the shared one) and the shared
     ``playthrough.html.j2``, on the shared ``_page.html.j2``. Every text from the log is
-    escaped (the environment escapes all it shows); the pictures alone pass as they are."""
-
-    def __init__(self, name: str = "html") -> None:
-        super().__init__(name, ("story", "playthrough"), ".html.j2", ("_page.html.j2", "_html.j2", "_scenes.j2"))
+    escaped (the environment escapes all it shows); the pictures this render drew alone pass
+    as they are."""
 
     def environment(self, folders: list[Path], cache: Any = None):
         return environment_class()(folders, FILTERS, cache, autoescape=True)
 
     def _environment(self, folders: list[Path], own: bool = False):
-        key = ("html",) + tuple(str(f) for f in folders)
+        key = ("page",) + tuple(str(f) for f in folders)
         if key not in _ENVIRONMENTS:
             _ENVIRONMENTS[key] = self.environment(folders, _template_cache() if own else None)
         return _ENVIRONMENTS[key]
 
     def render(self, ctx: dict[str, Any], game: registry.Registration, kind: str, template: Path | None = None) -> str:
+        from markupsafe import Markup
+
         if "paper" not in ctx:
             ctx = {**ctx, "paper": PAPERS[DEFAULT_PAPER]}
         pics = ctx.get("pictures") or {}
-        found = [p["svg"] for p in [pics.get("final"), pics.get("chart"), *pics.get("scenes", [])] if p]
-        _SVG.clear()
-        _SVG.update(found)
-        try:
-            return super().render(ctx, game, kind, template)
-        finally:
-            _SVG.clear()
-
-
-class MarkdownRenderer(TemplateRenderer):
-    """CommonMark with YAML front matter: the game's own ``story.md.j2`` and
-    ``playthrough.md.j2``, with the shared ``_macros.md.j2``."""
-
-    def __init__(self) -> None:
-        super().__init__("markdown", ("story", "playthrough"), ".md.j2", ("_macros.md.j2",))
+        for p in [pics.get("final"), pics.get("chart"), *pics.get("scenes", [])]:
+            if p:  # drawn by this render: passed as it is (the same dicts serve "at" too)
+                p["svg"] = Markup(p["svg"])
+        return super().render(ctx, game, kind, template)
 
 
 _C1 = re.compile(r"[\x7f-\x9f]")
@@ -235,9 +214,6 @@ class JsonRenderer(TemplateRenderer):
     """The export context itself, as JSON: one document. A user's template may make
     another JSON document from it (a summary for another tool, say): what it writes must
     read as JSON."""
-
-    def __init__(self) -> None:
-        super().__init__("json", ("document",), ".json.j2", ())
 
     def render(self, ctx: dict[str, Any], game: registry.Registration, kind: str, template: Path | None = None) -> str:
         if template is None:
@@ -257,21 +233,13 @@ def schema() -> dict[str, Any]:
     return json.loads(resources.files("storyteller").joinpath("data", "context.schema.json").read_text("utf-8"))
 
 
-RENDERERS: dict[str, Renderer] = {
-    "markdown": MarkdownRenderer(),
-    "obsidian": TemplateRenderer(
-        "obsidian", FORMATS["obsidian"].kinds, ".obsidian.md.j2", ("_macros.md.j2", "_obsidian.md.j2", "_scenes.j2")
-    ),
-    "json": JsonRenderer(),
-    "lonelog": TemplateRenderer("lonelog", FORMATS["lonelog"].kinds, ".lonelog.md.j2", ("_macros.md.j2", "_scenes.j2")),
-    "html": HtmlRenderer(),
-}
-RENDERERS["pdf"] = RENDERERS["html"]  # the HTML page, printed (see render_pdf)
+def renderer(fmt: Format) -> TemplateRenderer:
+    """The renderer of a format, by what it is: the context itself, a page, or text."""
+    return (JsonRenderer if fmt.data else HtmlRenderer if fmt.page else TemplateRenderer)(fmt)
+
+
+RENDERERS: dict[str, TemplateRenderer] = {name: renderer(fmt) for name, fmt in FORMATS.items()}
 DEFAULT_FORMAT = DEFAULT
-
-
-PAPERS = {"a5": "A5", "a4": "A4", "letter": "letter"}  # the printed page of an HTML or PDF export
-DEFAULT_PAPER = "a5"
 
 
 def render(
@@ -298,20 +266,21 @@ def render_with_pictures(
 
 
 def render_pdf(log: GameLog, browser: str, kind: str | None = None, template: Path | None = None,
-               paper: str = DEFAULT_PAPER, analysis: dict[str, Any] | None = None) -> bytes:
-    """The HTML page printed to PDF by ``browser`` (see ``storyteller.telling.pdf``); PdfProblem
-    when it cannot print."""
+               paper: str = DEFAULT_PAPER, analysis: dict[str, Any] | None = None, format: str = "pdf") -> bytes:
+    """The HTML page of a printed ``format`` printed to PDF by ``browser`` (see
+    ``storyteller.telling.pdf``); PdfProblem when it cannot print."""
     from storyteller.telling.pdf import print_pdf
 
-    return print_pdf(_render(log, kind, template, "pdf", paper, analysis=analysis)[0], browser)
+    return print_pdf(_render(log, kind, template, format, paper, analysis=analysis)[0], browser)
 
 
 def _render(log: GameLog, kind: str | None, template: Path | None, format: str, paper: str,
             stem: str | None = None, analysis: dict[str, Any] | None = None) -> tuple[str, dict[str, str]]:
-    renderer = RENDERERS[format]
-    kind = kind or renderer.kinds[0]
-    if kind not in renderer.kinds:
-        raise TemplateProblem(f"the {format} format has no '{kind}' (it has: {', '.join(renderer.kinds)})")
+    made = RENDERERS[format]
+    fmt = made.format
+    kind = kind or fmt.kinds[0]
+    if kind not in fmt.kinds:
+        raise TemplateProblem(f"the {format} format has no '{kind}' (it has: {', '.join(fmt.kinds)})")
     if paper not in PAPERS:
         raise TemplateProblem(f"unknown paper '{paper}' (papers: {', '.join(PAPERS)})")
     ctx, w = make_context(log)
@@ -319,7 +288,7 @@ def _render(log: GameLog, kind: str | None, template: Path | None, format: str, 
     files: dict[str, str] = {}
     if analysis is not None:
         ctx["analysis"] = analysis
-    if format in ("html", "pdf"):
+    if fmt.pictures == "inline":
         ctx["pictures"] = pictures(game, w)
         ctx["paper"] = PAPERS[paper]
         if analysis is not None and analysis.get("start") is not None:
@@ -329,13 +298,13 @@ def _render(log: GameLog, kind: str | None, template: Path | None, format: str, 
             ctx["pictures"]["chart"] = chance_chart(
                 analysis["start"], [(m["n"], m["after"], m.get("label")) for m in marks],
                 "The chance to win, step by step").as_dict()
-    elif stem is not None and format != "json":
+    elif stem is not None and fmt.pictures == "beside":
         ctx["pictures"] = pics = pictures(game, w)
         for name, p in [("table", pics["final"]), *((str(k + 1), p) for k, p in enumerate(pics["scenes"]))]:
             if p is not None:
                 p["file"] = f"{stem}-{name}.svg"
                 files[p["file"]] = p.pop("svg")
-    text = clean(renderer.render(ctx, game, kind, template))
+    text = clean(made.render(ctx, game, kind, template))
     return text, {f: svg for f, svg in files.items() if f in text or link(f) in text}  # those the note shows
 
 

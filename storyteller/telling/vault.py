@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from storyteller.core.formats import FORMATS
 from storyteller.log.records import Record, records
 
 HASH_KEY = "storyteller-hash"
@@ -138,7 +139,8 @@ def export_all(folder: Path, out: Path, fmt: str = "markdown", playthroughs: boo
     for r in found:
         stamp = _stamp(folder / r.file)
         for kind in kinds:
-            note = out / (names[r.file] + (".md" if kind == "story" else ".playthrough.md"))
+            suffix = FORMATS[fmt].suffix
+            note = out / (names[r.file] + (suffix if kind == "story" else f".playthrough{suffix}"))
             key = f"{r.file}:{kind}:{fmt}" + (":pictures" if pictures else "")
             fresh[key] = stamp
             if manifest.get(key) == stamp and note.exists() and not edited(note.read_text(encoding="utf-8")):
@@ -202,7 +204,7 @@ def index(found: list[Record], names: dict[str, str], fmt: str) -> str:
             return "?"
 
     def link(name: str) -> str:
-        return f"[[{name}]]" if fmt == "obsidian" else f"[{cell(name)}]({name}.md)"
+        return f"[[{name}]]" if FORMATS[fmt].wikilinks else f"[{cell(name)}]({name}{FORMATS[fmt].suffix})"
 
     lines = [
         "---",
