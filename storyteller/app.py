@@ -198,8 +198,6 @@ def branch(old_path: Path | None, step: int | None, log: Path | None = None, aut
            answers: Path | None = None, plain: bool | None = None, questions: str | None = None) -> int:
     """``play --from LOG --step N``: a new game whose header and first N events are the old
     log's, played on from there. The old log is only read."""
-    import dataclasses
-
     from storyteller.log.events import Correction, End, Undo
     from storyteller.log.replay import walk
     from storyteller.play.session import Session
@@ -235,7 +233,7 @@ def branch(old_path: Path | None, step: int | None, log: Path | None = None, aut
     game = load_game(old.game)
     driver = make_driver(game, old.seed, auto, answers, plain, old.header.source, questions)
     path = log if log is not None else store.new_log_path(game.name, old.seed)
-    header = dataclasses.replace(old.header, version=__version__, started=now(),
+    header = old.header.replace(version=__version__, started=now(),
                                  mode=f"auto {auto}" if auto else "answers" if answers else "player",
                                  from_log=Path(old_path).name, from_step=step)
     writer = LogWriter.create(path, header)

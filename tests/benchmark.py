@@ -176,6 +176,41 @@ def export_speed(rounds: int = 25) -> None:
           f"Jinja2 command {statistics.median(least) * 1000:.0f} ms, ratio {ratio:.2f} (median of {rounds} pairs; goal <= 1.3)")
 
 
+def instructions(cmd: list[str]) -> int:
+    """The instructions a command runs, counted by valgrind's callgrind: the same count
+    however busy the machine is (a few seconds of valgrind per command)."""
+    import re
+
+    done = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *cmd],
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, check=True)
+    return int(re.search(r"Collected : (\d+)", done.stderr).group(1))
+
+
+def export_instructions() -> None:
+    """``export``'s ratio in instructions rather than seconds (valgrind, where a busy machine
+    makes the timed figure too noisy to compare two versions): the biggest example's story
+    against the minimal Typer + Jinja2 command, both as installed code runs."""
+    import compileall
+    import os
+    import shutil
+
+    if shutil.which("valgrind") is None:
+        print("export-instructions: needs valgrind (Debian: apt install valgrind)")
+        return
+    root = Path(__file__).resolve().parents[1]
+    compileall.compile_dir(str(root / "storyteller"), quiet=1)
+    biggest = max((root / "examples").glob("*.jsonl"), key=lambda p: p.stat().st_size)
+    script = str(Path(sys.executable).parent / ("storyteller.exe" if os.name == "nt" else "storyteller"))
+    with tempfile.TemporaryDirectory() as tmp:
+        minimal = Path(tmp) / "minimal.py"
+        minimal.write_text(MINIMAL_EXPORT, encoding="utf-8")
+        instructions([script, "export", str(biggest), "--story"])  # the first run fills the template cache
+        ours = instructions([script, "export", str(biggest), "--story"])
+        least = instructions([sys.executable, str(minimal), str(biggest), "--story"])
+    print(f"export-instructions: storyteller export {biggest.name} --story {ours / 1e6:,.0f} M instructions, minimal "
+          f"Typer + Jinja2 command {least / 1e6:,.0f} M, ratio {ours / least:.2f} (goal <= 1.3)")
+
+
 def html_speed(rounds: int = 25) -> None:
     """The HTML export of the biggest example (its pictures drawn: the cover and one at each
     turning point) against its Markdown export, run in turns: the median of the ratios of
@@ -353,6 +388,7 @@ def decision_speed(games: int = 20) -> None:
 
 
 BENCHMARKS = {"startup": startup, "replay": replay_speed, "sessions": sessions_speed, "export": export_speed,
+              "export-instructions": export_instructions,
               "html": html_speed, "questions": questions_speed, "analyse": analyse_speed, "decisions": decision_speed, "fuzz": fuzz, "simulate": simulate_speed}
 
 if __name__ == "__main__":

@@ -6,7 +6,6 @@ not hang.
 
 from __future__ import annotations
 
-import dataclasses
 
 import io
 import os
@@ -105,7 +104,7 @@ def test_a_branch_just_made_says_where_it_comes_from_then_welcomes_back(tmp_path
     log = read(old)
     step = next(e.n for e in log.events if isinstance(e, Decision))
     branch = tmp_path / "branch.jsonl"
-    writer = LogWriter.create(branch, dataclasses.replace(log.header, from_log=old.name, from_step=step))
+    writer = LogWriter.create(branch, log.header.replace(from_log=old.name, from_step=step))
     for e in log.events[:step]:
         writer.append(e)
     writer.close()

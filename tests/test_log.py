@@ -3,7 +3,6 @@ set aside on request, a full disk and a second writer each one clear line."""
 
 from __future__ import annotations
 
-import dataclasses
 import errno
 import json
 import os
@@ -317,7 +316,7 @@ def test_the_writer_never_writes_what_the_reader_would_refuse(tmp_path):
             w.append(JournalEntry(w.next, text="x", about=3))
         assert path.read_bytes() == before
     with pytest.raises(LogError, match="line 1: 'seed' is not a seed"):
-        LogWriter.create(tmp_path / "v.jsonl", dataclasses.replace(Header.read(HEADER), seed=" padded"))
+        LogWriter.create(tmp_path / "v.jsonl", Header.read(HEADER).replace(seed=" padded"))
     assert not (tmp_path / "v.jsonl").exists()
 
 

@@ -43,15 +43,19 @@ Here, and only here, is an event's type spelled as a string: the log's ``"event"
 
 from __future__ import annotations
 
-import dataclasses
 import re
-from dataclasses import dataclass, field
+from dataclasses import MISSING, Field, FrozenInstanceError, field
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Mapping, TypeVar, Union
 
 from storyteller.core.words import clean
 
 if TYPE_CHECKING:
+    from dataclasses import dataclass as record
+
     from storyteller.log.replay import Step
+else:
+    def record(frozen: bool = True) -> Callable[[type], type]:
+        return _frozen_record
 
 SCHEMA = 1
 
@@ -174,10 +178,80 @@ def _keys(record: dict[str, Any], allowed: frozenset[str], required: tuple[str, 
             raise BadLine(f"the {what} has a field {show(key)} this version does not write")
 
 
+# -- typed records, made quickly ----------------------------------------------------------
+#
+# The header and the events are declared as frozen dataclasses, and type checkers read them
+# so. At run time they are made by this small builder instead: the same __init__ (the fields
+# in order, ``kw_only`` ones by keyword), equality, hash, repr and frozenness, without the
+# generated code that makes ``dataclass(frozen=True)`` cost a millisecond a class on start-up,
+# which every command that reads a log pays.
+
+E = TypeVar("E", bound="Event")
+
+
+def _frozen_record(cls: type) -> type:
+    names: list[str] = []
+    defaults: dict[str, Any] = {}
+    keyword: set[str] = set()
+    for klass in reversed(cls.__mro__):
+        for name, kind in vars(klass).get("__annotations__", {}).items():
+            if str(kind).startswith(("ClassVar", "typing.ClassVar")):
+                continue
+            if name not in names:
+                names.append(name)
+            value = vars(klass).get(name, MISSING)
+            if isinstance(value, Field):
+                if value.kw_only is True:
+                    keyword.add(name)
+                value = value.default
+            if value is not MISSING:
+                defaults[name] = value
+    positional = tuple(n for n in names if n not in keyword)
+    every = frozenset(names)
+
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        if len(args) > len(positional):
+            raise TypeError(f"{cls.__name__}() takes {len(positional)} positional arguments, not {len(args)}")
+        values = dict(zip(positional, args))
+        for name, value in kwargs.items():
+            if name not in every or name in values:
+                raise TypeError(f"{cls.__name__}() got an unexpected or repeated argument {name!r}")
+            values[name] = value
+        for name in names:
+            value = values[name] if name in values else defaults.get(name, MISSING)
+            if value is MISSING:
+                raise TypeError(f"{cls.__name__}() is missing {name!r}")
+            object.__setattr__(self, name, value)
+
+    def values(self: Any) -> tuple[Any, ...]:
+        return tuple(getattr(self, name) for name in names)
+
+    def __eq__(self: Any, other: object) -> bool:
+        return type(other) is type(self) and values(self) == values(other)
+
+    def __hash__(self: Any) -> int:
+        return hash(values(self))
+
+    def __repr__(self: Any) -> str:
+        return f"{cls.__qualname__}({', '.join(f'{n}={getattr(self, n)!r}' for n in names)})"
+
+    def __setattr__(self: Any, name: str, value: Any) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self: Any, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    for method in (__init__, __eq__, __hash__, __repr__, __setattr__, __delattr__):
+        method.__qualname__ = f"{cls.__qualname__}.{method.__name__}"
+        setattr(cls, method.__name__, method)
+    cls.FIELDS = tuple(names)  # type: ignore[attr-defined]
+    return cls
+
+
 # -- the header ------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Header:
     """Line 1 of a log: which game, with which variants, dealt from which seed, and where its
     cards and dice come from (``source``: "seeded", or "physical", "physical cards" or
@@ -193,12 +267,17 @@ class Header:
     from_log: str | None = None  # a branch: the log it came from
     from_step: int | None = None  # ... and its last event the branch keeps
 
+    FIELDS: ClassVar[tuple[str, ...]] = ()  # every field, in their order (made with the class)
     REQUIRED: ClassVar[tuple[str, ...]] = ("storyteller", "schema", "game", "variants", "seed", "source")
     KEYS: ClassVar[frozenset[str]] = frozenset(REQUIRED + ("version", "started", "mode", "from_log", "from_step"))
 
     @property
     def branch(self) -> bool:
         return self.from_log is not None
+
+    def replace(self, **changes: Any) -> Header:
+        """A copy of the header with ``changes`` (as ``dataclasses.replace``)."""
+        return Header(**{**{name: getattr(self, name) for name in self.FIELDS}, **changes})
 
     def record(self) -> dict[str, Any]:
         """The header as the log writes it."""
@@ -260,7 +339,7 @@ class Header:
 # -- the events ------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Event:
     """One line of a log after the header: its number ``n`` (from 1) and when it was written
     (``at``; absent from a hand-made log). Each type of event says how it reads itself from a
@@ -270,6 +349,7 @@ class Event:
     at: str | None = field(default=None, kw_only=True)
 
     kind: ClassVar[str] = ""  # the log's "event" field
+    FIELDS: ClassVar[tuple[str, ...]] = ()  # every field, in their order (made with the class)
     REQUIRED: ClassVar[tuple[str, ...]] = ()
     OPTIONAL: ClassVar[tuple[str, ...]] = ()
 
@@ -285,11 +365,9 @@ class Event:
             out["at"] = self.at
         return out
 
-    def stamped(self, at: str) -> Event:
-        return dataclasses.replace(self, at=at)
-
-    def renumbered(self, n: int) -> Event:
-        return dataclasses.replace(self, n=n)
+    def replace(self: E, **changes: Any) -> E:
+        """A copy of the event with ``changes`` (as ``dataclasses.replace``)."""
+        return type(self)(**{**{name: getattr(self, name) for name in self.FIELDS}, **changes})
 
     @classmethod
     def _read(cls, f: _Fields) -> Event:
@@ -299,7 +377,7 @@ class Event:
         raise NotImplementedError
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class CardDrawn(Event):
     """A card turned up: which (``card``), where it went (``to``), and its place in the deal
     (shuffle number ``deal`` of ``pile``, place ``slot``)."""
@@ -328,7 +406,7 @@ class CardDrawn(Event):
         visitor.on_draw(step)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class DiceRolled(Event):
     """Dice rolled: the ``index``-th roll of the game."""
 
@@ -348,7 +426,7 @@ class DiceRolled(Event):
         visitor.on_roll(step)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Decision(Event):
     """A move made: its stable key (``action``) and the words the player was shown."""
 
@@ -369,7 +447,7 @@ class Decision(Event):
         visitor.on_decision(step)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class JournalEntry(Event):
     """The player's words, verbatim; the ``prompt`` they answer, the draw or roll they are
     ``about``, and the ``question`` event they answer."""
@@ -396,7 +474,7 @@ class JournalEntry(Event):
         visitor.on_journal(step)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Question(Event):
     """A journaling question asked (answered or not): its stable ``id`` and its ``text``, and
     the draw, roll, decision or end it follows (``about``; None before the first move)."""
@@ -421,7 +499,7 @@ class Question(Event):
         visitor.on_question(step)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class OracleQuestion(Event):
     """A yes/no question asked of the oracle: the player's ``question``, the ``odds``, the
     d100 ``roll``, the ``answer`` and the ``spark`` (a card of the oracle deck)."""
@@ -447,7 +525,7 @@ class OracleQuestion(Event):
         visitor.on_oracle(step)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Undo(Event):
     """Takes back decision ``of`` and the draws and rolls that followed it."""
 
@@ -464,7 +542,7 @@ class Undo(Event):
         visitor.on_undo(step)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Correction(Event):
     """At a real table, the card or dice really turned up for draw or roll ``of`` (or for an
     earlier correction of it), entered wrong before."""
@@ -491,7 +569,7 @@ class Correction(Event):
         visitor.on_correction(step)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class End(Event):
     """The outcome: ``result``, ``score`` (None when the game scores nothing), the ``reason``
     in the rules' words and its machine-readable ``cause``."""

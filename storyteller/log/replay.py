@@ -27,7 +27,6 @@ correction replaced is marked ``corrected``.
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Sequence
 
@@ -286,11 +285,11 @@ class Replay:
         if isinstance(original, CardDrawn):
             if event.card is None:
                 raise self.fail(event, "the log corrects a card with dice")
-            revealed = dataclasses.replace(original, n=event.n, at=event.at, card=event.card)
+            revealed = original.replace(n=event.n, at=event.at, card=event.card)
         else:
             if event.dice is None:
                 raise self.fail(event, "the log corrects a roll with a card")
-            revealed = dataclasses.replace(original, n=event.n, at=event.at, dice=event.dice)
+            revealed = original.replace(n=event.n, at=event.at, dice=event.dice)
         value = self._answer(request, event, revealed)
         _, after = self._resolve(event, value, True, start=before)
         self.table.remember(request, value)

@@ -12,7 +12,7 @@ never the log's.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from storyteller import registry
 from storyteller.core.sources import SOURCES
@@ -20,8 +20,10 @@ from storyteller.core.words import command
 from storyteller.log.events import Decision, JournalEntry, OracleQuestion, Question, Undo, Visitor
 from storyteller.log.file import GameLog
 from storyteller.log.replay import Replay, Step, walk
-from storyteller.play.questions import QuestionLog
 from storyteller.telling.stories import Story, Teller
+
+if TYPE_CHECKING:
+    from storyteller.play.questions import QuestionLog
 
 CONTEXT_VERSION = 2
 
@@ -37,9 +39,15 @@ def make(log: GameLog) -> tuple[dict[str, Any], Replay]:
     teller = game.teller
     w = walk(log, keep_steps=True)
     story = Story(teller, log.seed, w)
-    questions = QuestionLog.of(game, log.seed)
+    readers: list[Visitor] = [story]
+    questions = None
+    if any(isinstance(e, Question) for e in log.events):  # a log older than logged questions has none to check
+        from storyteller.play.questions import QuestionLog
+
+        questions = QuestionLog.of(game, log.seed)
+        readers.append(questions)
     steps = Steps(teller, log, w, questions)
-    w.visit(story, questions, steps)
+    w.visit(*readers, steps)
     told = story.told
     outcome = w.outcome
     result = outcome.result if outcome else "unfinished"
@@ -98,7 +106,7 @@ class Steps(Visitor):
     game's own facts for each step (:meth:`Teller.step_facts`) and the question asked after
     it. The log's own text is never shown."""
 
-    def __init__(self, teller: Teller, log: GameLog, walk: Replay, questions: QuestionLog) -> None:
+    def __init__(self, teller: Teller, log: GameLog, walk: Replay, questions: QuestionLog | None) -> None:
         self.teller = teller
         self.log = log
         self.seed = log.seed
@@ -182,7 +190,7 @@ class Steps(Visitor):
         "names"}``. A log made before questions were logged gives the question each journal
         entry answered (with no id), as the entry recorded it."""
         out: dict[int, dict[str, Any]] = {}
-        if self.questions.asked:
+        if self.questions is not None:
             for n, a in self.questions.asked.items():
                 q = {"id": a.event.id, "text": a.event.text, "answered": a.answered, "names": a.names}
                 out[n] = q

@@ -125,7 +125,7 @@ class TemplateRenderer:
         # compiling under the tracer is slow); a user's template is compiled on the clock.
         ready = [] if template is not None else [name, *self.helpers]
         try:
-            return clean(generate(env, name, ctx, ready, frozenset(names)))
+            return clean(generate(env, name, ctx, ready, frozenset(names), trusted=template is None))
         except Exception as e:  # a template is code: any failure in it is the template's (Ctrl-C is not)
             raise TemplateProblem(one_line(explain(e, names, shown))) from None
 

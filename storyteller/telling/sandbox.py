@@ -171,6 +171,23 @@ class _Run:
         return self._measure(x)
 
 
+class _Trusted(_Run):
+    """The accounts of a render of storyteller's own templates: nothing to count or refuse
+    (they are ours, tested, and bounded by the log they tell)."""
+
+    def __init__(self) -> None:
+        super().__init__(sys.maxsize)
+
+    def room(self, size: int, what: str = "the text it makes") -> None:
+        pass
+
+    def spend(self, result: Any) -> Any:
+        return result
+
+    def measure(self, x: Any) -> int:
+        return 0
+
+
 class _Watch:
     """The deadline, checked every few hundred lines of Python run while a template renders:
     a tracer (``sys.settrace``, on this thread only; the previous tracer is put back after)
@@ -646,9 +663,19 @@ def one_line(text: str, most: int = 300) -> str:
     return text if len(text) <= most else text[: most - 3] + "..."
 
 
-def generate(env: Any, name: str, ctx: dict[str, Any], ready: list[str], files: frozenset[str]) -> str:
+def generate(env: Any, name: str, ctx: dict[str, Any], ready: list[str], files: frozenset[str],
+             trusted: bool = False) -> str:
     """Render through ``generate()``, counting the output as it comes, with a deadline
-    (the templates named in ``ready`` are compiled before it starts)."""
+    (the templates named in ``ready`` are compiled before it starts). A ``trusted`` render,
+    of storyteller's own templates, is still sandboxed but neither counted nor timed."""
+    if trusted:
+        env.run = _Trusted()
+        try:
+            for template in ready:
+                env.get_template(template)
+            return env.get_template(name).render(**ctx)
+        finally:
+            env.run = _Run(OUTPUT_BASE)
     run = _Run(sys.maxsize)
     run.limit = OUTPUT_BASE + 4 * run.measure(ctx)
     run.budget = BUDGET_FACTOR * run.limit
