@@ -94,11 +94,13 @@ def test_the_hint_names_the_suits_to_keep():
     assert hint.why.endswith("keeping your Moons for the Huntress (10).")
 
 
+@pytest.mark.slow
 def test_greedy_wins_a_quarter_of_deals():
     won = sum(simulate(GAME, STANDARD, str(seed), "greedy").outcome.won for seed in range(30000, 30150))
     assert won >= 30  # 20% of 150 deals outside the seeds the README reports (about 28% there)
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(300)
 def test_search_wins_more_deals_than_the_greedy():
     # Seeds outside the ones the README reports: the greedy's rollouts over sampled deals,

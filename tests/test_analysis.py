@@ -192,6 +192,7 @@ def test_a_log_that_does_not_replay_is_one_line_naming_the_line(cli, tmp_path):
     assert r.code == 1 and "line 1" in r.err and len(r.err.strip().splitlines()) == 1
 
 
+@pytest.mark.xdist_group("processes")
 @pytest.mark.timeout(120)
 def test_ctrl_c_keeps_what_is_done_and_prints_it(tmp_path):
     env = dict(os.environ, STORYTELLER_HOME=str(tmp_path / "home"), NO_COLOR="1")

@@ -22,7 +22,10 @@ import pytest
 from storyteller.log.file import TruncatedLog, read
 from storyteller.log.replay import walk
 
-pytestmark = pytest.mark.skipif(os.name != "posix", reason="SIGKILL and the lock it leaves are POSIX")
+pytestmark = [
+    pytest.mark.xdist_group("processes"),  # real processes, killed: one test at a time
+    pytest.mark.skipif(os.name != "posix", reason="SIGKILL and the lock it leaves are POSIX"),
+]
 
 GAMES = ("carddom", "adaman", "cascades", "hexaract")
 KILLS_PER_GAME = 5

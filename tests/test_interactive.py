@@ -164,6 +164,7 @@ def test_the_end_shows_the_outcome_and_asks_a_last_word(tmp_path):
     assert "Where the game turned (a quick look)" in screen and "storyteller analyse" in screen
 
 
+@pytest.mark.xdist_group("processes")
 @pytest.mark.timeout(60)
 def test_play_in_a_real_terminal(tmp_path):
     pexpect = pytest.importorskip("pexpect")
@@ -197,6 +198,7 @@ def test_play_in_a_real_terminal(tmp_path):
     assert [e["action"] for e in events[1:] if e["event"] == "decision"] == ["enter 1"]
 
 
+@pytest.mark.xdist_group("processes")
 @pytest.mark.timeout(60)
 def test_resume_of_a_cut_off_log_asks_before_repairing(tmp_path):
     pexpect = pytest.importorskip("pexpect")

@@ -13,6 +13,8 @@ import pytest
 from storyteller.log.file import read
 from storyteller.log.replay import walk
 
+pytestmark = pytest.mark.xdist_group("processes")  # real terminals and processes: one at a time
+
 HOLD = """
 import sys
 from pathlib import Path

@@ -12,6 +12,8 @@ import sys
 import pytest
 from conftest import read_events
 
+pytestmark = pytest.mark.xdist_group("processes")  # real terminals and processes: one at a time
+
 pexpect = pytest.importorskip("pexpect")
 
 ENTER = "\r"

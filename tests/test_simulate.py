@@ -63,6 +63,7 @@ def test_bad_options_are_one_line(cli, args, message):
     assert r.code == 2 and message in r.err and r.err.count("\n") == 1
 
 
+@pytest.mark.xdist_group("processes")
 @pytest.mark.timeout(60)
 def test_ctrl_c_prints_what_was_played_and_exits_130(tmp_path):
     env = dict(os.environ, STORYTELLER_HOME=str(tmp_path))
@@ -146,6 +147,7 @@ def test_solve_refuses_what_it_cannot_answer_in_one_line(cli, args, code, messag
     assert r.code == code and message in r.err and r.err.count("\n") == 1, r.err
 
 
+@pytest.mark.xdist_group("processes")
 @pytest.mark.timeout(30)
 def test_at_a_terminal_solve_says_it_is_searching_until_it_answers(tmp_path):
     pexpect = pytest.importorskip("pexpect")
