@@ -49,9 +49,10 @@ import datetime
 import os
 import re
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from storyteller.core.formats import NAMES as FORMATS  # export.format takes any export format
 

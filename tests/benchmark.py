@@ -38,11 +38,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from storyteller import registry  # noqa: E402
-from storyteller.registry import names as game_names, rules as get_game  # noqa: E402
-from storyteller.log.file import read  # noqa: E402
-from storyteller.core.rng import Stream  # noqa: E402
-from storyteller.play.session import Session, walk  # noqa: E402
+from storyteller import registry
+from storyteller.registry import names as game_names, rules as get_game
+from storyteller.log.file import read
+from storyteller.core.rng import Stream
+from storyteller.play.session import Session, walk
 
 
 def median_time(cmd: list[str], runs: int = 15, env: dict | None = None) -> float:

@@ -255,7 +255,7 @@ def test_sixth_court_card_during_a_refill_is_utter_loss():
 
 def test_win_ends_at_once_without_refill_and_scores_resources_left():
     # A hand-made position: the ten other personalities are already controlled.
-    state, source = start(["bard", "sea", "castle", "desert", "ace-of-moons", "pact", "mountain", "forest", "journey", "cave"])
+    state, _source = start(["bard", "sea", "castle", "desert", "ace-of-moons", "pact", "mountain", "forest", "journey", "cave"])
     people = [c for c in BASIC if is_personality(c) and c != "bard"]
     state.controlled = list(people)
     action = control_action(state, "bard", ["pact", "mountain"])
@@ -359,7 +359,7 @@ def test_excuse_move_refused_with_a_reason():
 
 def test_extra_personalities_must_be_controlled_and_rank_ten():
     v = variants(extra_personalities="1")
-    state, source = start(["watchman"] + CAPITAL[1:] + RESOURCES, v)
+    state, _source = start(["watchman"] + CAPITAL[1:] + RESOURCES, v)
     assert "watchman" in state.to_control() and RANK["watchman"] == 10
     assert "control watchman with pact" not in keys(state)  # 9 < 10
     assert "control watchman with forest+pact" in keys(state)  # Moons 5 + 9

@@ -24,7 +24,7 @@ layer or a lower one):
 from __future__ import annotations
 
 import ast
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -96,7 +96,7 @@ def imports(path: Path) -> list[tuple[str, list[str], int]]:
     return out
 
 
-@lru_cache(maxsize=None)
+@cache
 def graph() -> dict[str, set[tuple[str, int]]]:
     """Each module's imports of storyteller's modules (a name imported from a package that
     is a module counts as that module; importing a module runs its packages too)."""
@@ -225,7 +225,7 @@ def test_games_are_found_only_through_their_registrations():
                 name = node.func.id if isinstance(node.func, ast.Name) else node.func.attr
                 where = f"{path.relative_to(PACKAGE)}:{node.lineno}"
                 assert name != "import_module", f"{where} imports a module by name"
-                assert not (name in ("getattr", "hasattr") and len(node.args) != 2 or name == "hasattr"), \
+                assert not ((name in ("getattr", "hasattr") and len(node.args) != 2) or name == "hasattr"), \
                     f"{where} probes for an optional attribute"
 
 

@@ -237,7 +237,7 @@ def test_the_next_plays_of_the_search_are_exactly_the_rules(variants):
         search = known(state, source.resolve)
         steps = {search.describe(s) for s in search.steps()}
         found = set()
-        probe, turns = state.clone(), 0
+        probe = state.clone()
         for _ in range(2 * (len(state.waste) + len(state.stock)) + 12):
             for move in probe.moves():
                 if isinstance(move, Play):
@@ -246,7 +246,6 @@ def test_the_next_plays_of_the_search_are_exactly_the_rules(variants):
                 break
             probe.apply(Turn())
             settle(probe, source)
-            turns += 1
             if probe.outcome is not None:
                 break
         assert {(s.card, s.tier, s.reserve) for s in steps} == found

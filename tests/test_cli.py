@@ -92,7 +92,9 @@ def test_the_same_seed_plays_the_same_game(cli, tmp_path):
     a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
     for path in (a, b):
         assert cli("play", "carddom", "--seed", "pine-owl-7", "--auto", "random", "--log", path).code == 0
-    strip = lambda p: [{k: v for k, v in e.items() if k not in ("at", "started")} for e in read_events(p)]
+    def strip(p):
+        return [{k: v for k, v in e.items() if k not in ("at", "started")} for e in read_events(p)]
+
     assert strip(a) == strip(b)
 
 

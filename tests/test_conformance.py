@@ -82,7 +82,7 @@ def check_actions(game, state, foreign: dict[str, Move]) -> list[Action]:
         json.dumps(a.move.facts())
     # A move is accepted exactly when it is legal: try moves that were legal elsewhere.
     legal_moves = {a.move for a in legal}
-    for key, move in list(foreign.items())[:12]:
+    for move in list(foreign.values())[:12]:
         probe = state.clone()
         if move in legal_moves:
             probe.apply(move)
@@ -254,7 +254,7 @@ def test_the_view_shows_every_state_and_offers_every_move(name):
         term.print(reg.view.table(state, term))
         legal = state.legal_actions()
         for title, entry in reg.view.menu(state, legal, term):
-            assert title and (isinstance(entry, Action) and entry in legal or callable(entry))
+            assert title and ((isinstance(entry, Action) and entry in legal) or callable(entry))
         state.apply(chooser.choice(legal).move)
     term.print(reg.view.table(state, term))
     assert reg.rules_markdown().strip()

@@ -93,7 +93,7 @@ def test_a_killed_game_loses_no_recorded_event_and_resumes(tmp_path, cli):
             pytest.fail(f"{run[1].name} neither ended nor was killed in time")
 
     mid_game = 0
-    for game, log, threshold, proc, status, _ in runs:
+    for game, log, _threshold, _proc, status, _ in runs:
         if not log.exists():
             assert status == "killed"  # killed before the log was made: nothing was recorded
             continue

@@ -26,7 +26,7 @@ STORY_SCRIPT = (
 
 def front_matter(text: str) -> dict[str, object]:
     assert text.startswith("---\n")
-    block, _, body = text[4:].partition("\n---\n")
+    block, _, _body = text[4:].partition("\n---\n")
     fields = {}
     for line in block.splitlines():
         key, sep, value = line.partition(": ")
@@ -73,7 +73,7 @@ def test_playthrough_records_every_step_and_how_to_replay(cli, story_log):
     assert "Enter the realm" in text and "Take the 10 of Clovers" in text
     assert "Drew the 10 of Spades as the character" in text
     assert "Wet leaves, and a path that curls back on itself." in text
-    events = [json.loads(l) for l in story_log.read_text().splitlines()[1:]]
+    events = [json.loads(line) for line in story_log.read_text().splitlines()[1:]]
     for e in events:
         assert f"\n{e['n']}. " in text
 
@@ -90,7 +90,7 @@ def test_markdown_parses_as_commonmark_with_headings(cli, story_log):
 
 def test_journal_text_with_markdown_characters_stays_inside_its_quote(cli, tmp_path):
     tricky = "# not a heading\n- not a list"
-    r, path = play(cli, tmp_path, "enter 1", "quit")
+    _r, path = play(cli, tmp_path, "enter 1", "quit")
     from storyteller.log.file import LogWriter, read
 
     writer = LogWriter.reopen(read(path))
@@ -235,7 +235,7 @@ def add_journal(path: Path, text: str) -> None:
 
 @pytest.mark.parametrize("kind", ["--story", "--playthrough"])
 def test_escape_sequences_in_journal_text_reach_neither_the_terminal_nor_the_file(cli, tmp_path, kind):
-    r, path = play(cli, tmp_path, "enter 1", "quit")
+    _r, path = play(cli, tmp_path, "enter 1", "quit")
     add_journal(path, ESCAPES_IN_TEXT)
     printed = cli("export", path, kind)
     out = tmp_path / "x.md"

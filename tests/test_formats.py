@@ -331,7 +331,7 @@ def test_scenes_open_where_a_game_says_and_the_end_opens_the_last(contexts):
     carddom = contexts["carddom-table"]["steps"]
     entered = scenes(carddom, at={"kind": "decision", "move.type": ["enter", "move", "face"]})
     assert entered[0]["opener"] is None and entered[0]["steps"][0]["n"] == 1
-    assert [s["opener"]["move"]["type"] for s in entered[1:-1]][0] == "enter"
+    assert next(s["opener"]["move"]["type"] for s in entered[1:-1]) == "enter"
     undone = [s for s in steps if s["undone"] and s["kind"] == "decision"]
     assert undone and all(sc["opener"] is not s for sc in scenes(steps, at={"kind": "decision"}) for s in undone)
 

@@ -28,20 +28,20 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from typer.testing import CliRunner  # noqa: E402
+from typer.testing import CliRunner
 
-from storyteller.cli import app  # noqa: E402
-from storyteller.log.file import GameLog, LogError, read  # noqa: E402
-from storyteller.registry import rules as get_game  # noqa: E402
-from storyteller.core.rng import Stream  # noqa: E402
-from storyteller.play.session import Session, walk  # noqa: E402
+from storyteller.cli import app
+from storyteller.log.file import GameLog, LogError, read
+from storyteller.registry import rules as get_game
+from storyteller.core.rng import Stream
+from storyteller.play.session import Session, walk
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 SUITE_CASES = 200
@@ -237,7 +237,7 @@ def out_of_range(o, rng):
             if key in FREE_TEXT:
                 return False
             if key in LOOSE or key == "action":  # an action is read as the rules read it, spaces aside
-                return new == "x" * 300 or new != new.strip() and new.strip() != old
+                return new == "x" * 300 or (new != new.strip() and new.strip() != old)
             return True
         return True
 

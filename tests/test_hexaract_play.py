@@ -12,12 +12,10 @@ import pytest
 
 from conftest import read_events
 from helpers import play_one_move
-from storyteller import registry
-from storyteller.core.engine import Draw
 from storyteller.telling.export import render
 from storyteller.log.file import read
 from storyteller.registry import rules as get_game
-from storyteller.play.session import SeededSource, Session
+from storyteller.play.session import Session
 
 DOWN, ENTER = "\x1b[B", "\r"
 SEED = "22"

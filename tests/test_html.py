@@ -20,7 +20,7 @@ from xml.etree import ElementTree
 
 import pytest
 
-from storyteller.telling.export import render, render_with_pictures
+from storyteller.telling.export import render
 from storyteller.log.file import read
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
@@ -464,7 +464,7 @@ def test_the_pdf_is_printed_by_the_browser_with_the_pages_print_rules(cli, tmp_p
     assert "Hide the moves" not in everything and "The moves" not in everything, "no controls, no folded moves in print"
     assert "The journey" in everything
     first_entry = squash(read(log).journal()[0]["text"]).split(" ")[:6]
-    assert " ".join(first_entry) in everything.replace("’", "'")
+    assert " ".join(first_entry) in everything.replace("\u2019", "'")
 
 
 def test_without_a_browser_pdf_says_in_one_line_how_to_print_the_html(cli, tmp_path, monkeypatch):

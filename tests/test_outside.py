@@ -74,7 +74,7 @@ def test_control_characters_never_reach_the_terminal(cli, tmp_path):
     r = cli("play", "carddom", "--seed", "3", "--answers", answers(tmp_path, "enter 1", "journal: x" + ESCAPES.replace("\r", "")),
             "--log", path)
     records = read_events(path)
-    records.append(dict(n=len(records), event="journal", text="late" + ESCAPES, at="now"))
+    records.append({"n": len(records), "event": "journal", "text": "late" + ESCAPES, "at": "now"})
     write_lines(path, records)
     assert any(ESCAPES.replace("\r", "") in (e.get("text") or "") for e in read_events(path))  # the log keeps them
     for args in (("replay", path, "--show", "--plain"), ("replay", path), ("sessions",)):
@@ -103,7 +103,7 @@ def test_commands_shown_to_paste_are_quoted_for_the_shell(cli, tmp_path):
     path = folder / "my game.jsonl"
     r = cli("play", "carddom", "--seed", "3", "--answers", answers(tmp_path, "enter 1", "quit"), "--log", path)
     assert r.code == 0, r.err
-    line = next(l for l in r.out.splitlines() if "storyteller resume" in l)
+    line = next(out for out in r.out.splitlines() if "storyteller resume" in out)
     assert shlex.split(line.split("To go on: ", 1)[1]) == ["storyteller", "resume", str(path)]
 
 

@@ -171,7 +171,7 @@ def check_picture(state, small: bool, prefix: str) -> None:
 @pytest.mark.parametrize("small", [False, True], ids=["full", "small"])
 def test_every_picture_of_real_games_holds_what_the_state_says(walks, small):
     seen = 0
-    for name, w in walks.items():
+    for w in walks.values():
         for k, state in enumerate(states(w)):
             check_picture(state, small, f"t{k}")
             seen += 1
@@ -245,7 +245,7 @@ def test_moments_give_one_picture_per_section_of_the_story(walks, logs):
 class Strict(HTMLParser):
     """html.parser, keeping count: every element that is opened is closed, in order."""
 
-    VOID = {"meta", "input", "br", "img", "hr", "link"}
+    VOID = frozenset({"meta", "input", "br", "img", "hr", "link"})
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)

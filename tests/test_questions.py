@@ -14,9 +14,7 @@ import pytest
 from conftest import read_events
 from storyteller import registry
 from storyteller.core.cards import all_cards
-from storyteller.log.file import read
-from storyteller.play.questions import Asker, Game, Occasion, Role, Seen, history
-from storyteller.play.session import SeededSource, walk
+from storyteller.play.questions import Game, Occasion, Role, history
 
 GAMES = ("carddom", "adaman", "cascades", "hexaract")
 YES_NO = re.compile(r"^(Is|Are|Was|Were|Do|Does|Did|Can|Could|Will|Would|Shall|Should|Has|Have|Had|May|Might)\b")
@@ -119,7 +117,7 @@ def test_when_the_written_ones_are_used_up_a_new_one_is_composed_from_the_cards_
     q = registry.get("adaman").questions
     role = Role("court", "sailor")
     written = q.written_ids(role)
-    seen = Counter({qid: 1 for qid in written})
+    seen = Counter(dict.fromkeys(written, 1))
     chosen = q.choose(Occasion(role), Game(), seen, "1", 5)
     assert chosen.id.startswith("court:sailor:c:") and "the Sailor" in chosen.text.replace("The Sailor", "the Sailor")
     c = all_cards()["sailor"]
@@ -208,7 +206,9 @@ def test_the_oracle_answers_and_never_touches_the_game(cli, tmp_path, home):
     assert cli("play", "hexaract", "--seed", "6", "--answers", answers(tmp_path, *moves, name="a.txt"), "--log", plain).code == 0
     r = cli("play", "hexaract", "--seed", "6", "--answers", answers(tmp_path, *lines, name="b.txt"), "--log", asking)
     assert r.code == 0, r.err
-    dealt = lambda p: [(e["event"], e.get("card"), e.get("dice")) for e in read_events(p)[1:] if e["event"] in ("draw", "roll")]
+    def dealt(p):
+        return [(e["event"], e.get("card"), e.get("dice")) for e in read_events(p)[1:] if e["event"] in ("draw", "roll")]
+
     assert dealt(plain) == dealt(asking)  # the same cards and dice, oracle or not
     oracles = [e for e in read_events(asking)[1:] if e["event"] == "oracle"]
     assert len(oracles) == len(moves[::4])
@@ -225,7 +225,7 @@ def test_the_oracle_answers_and_never_touches_the_game(cli, tmp_path, home):
     obsidian = cli("export", asking, "--format", "obsidian", "--playthrough").out
     assert "> [!oracle] The oracle, asked (likely): Is the road watched?" in obsidian
     ctx = json.loads(cli("export", asking, "--format", "json").out)
-    assert [s for s in ctx["steps"] if s["kind"] == "oracle"][0]["spark"]["name"]
+    assert next(s for s in ctx["steps"] if s["kind"] == "oracle")["spark"]["name"]
 
 
 def test_the_odds_shape_the_answer_and_the_extremes_say_more():

@@ -115,7 +115,7 @@ def test_what_a_template_author_needs_still_works(cli, tmp_path):
 {{ journal | map(attribute="text") | first | truncate(12) }} {{ "a b" | replace(" ", "_") | center(7) }}|
 {{ m.replay_line(meta) }}
 """
-    r, tpl, out = export_with(cli, tmp_path, source)
+    r, _tpl, out = export_with(cli, tmp_path, source)
     assert r.code == 0, r.err
     lines = out.read_text(encoding="utf-8").splitlines()
     assert lines == [
@@ -132,14 +132,14 @@ def test_what_a_template_author_needs_still_works(cli, tmp_path):
 def test_an_include_reads_only_templates(cli, tmp_path):
     (tmp_path / "notes.txt").write_text("PRIVATE", encoding="utf-8")
     (tmp_path / "part.md.j2").write_text("from a part: {{ meta.game }}", encoding="utf-8")
-    r, tpl, out = export_with(cli, tmp_path, "{% include 'part.md.j2' %}\n")
+    r, _tpl, out = export_with(cli, tmp_path, "{% include 'part.md.j2' %}\n")
     assert r.code == 0 and out.read_text() == "from a part: carddom"
-    r, tpl, out = export_with(cli, tmp_path, "{% include 'notes.txt' %}\n", "other.md.j2")
+    r, _tpl, out = export_with(cli, tmp_path, "{% include 'notes.txt' %}\n", "other.md.j2")
     assert r.code == 1 and "template not found: notes.txt" in r.err and "PRIVATE" not in r.err + r.out
 
 
 def test_a_huge_template_file_is_refused(cli, tmp_path):
-    r, tpl, out = export_with(cli, tmp_path, "x" * (sandbox.MAX_TEMPLATE_BYTES + 1))
+    r, _tpl, out = export_with(cli, tmp_path, "x" * (sandbox.MAX_TEMPLATE_BYTES + 1))
     assert r.code == 1 and r.err.count("\n") == 1 and "larger than" in r.err and not out.exists()
 
 

@@ -92,7 +92,7 @@ def test_undo_is_an_event_and_never_changes_a_later_draw(cli, tmp_path):
 
 
 def test_undo_with_nothing_to_undo_is_refused(cli, tmp_path):
-    r, path = play(cli, tmp_path, "undo")
+    r, _path = play(cli, tmp_path, "undo")
     assert r.code == 2 and "no move to undo" in r.err
 
 
@@ -143,8 +143,9 @@ def test_auto_random_resumes_exactly_as_it_would_have_gone(cli, tmp_path, auto_l
     r, part = play(cli, tmp_path, "quit", seed="21", log="part.jsonl")
     assert r.code == 0
     assert cli("resume", part, "--auto", "random").code == 0
-    strip = lambda p: [(e.get("event"), e.get("card"), e.get("action")) for e in read_events(p)[1:]
-                       if e["event"] != "question"]  # the player was asked questions; the built-in player is not
+    def strip(p):  # the player was asked questions; the built-in player is not
+        return [(e.get("event"), e.get("card"), e.get("action")) for e in read_events(p)[1:] if e["event"] != "question"]
+
     assert strip(part) == strip(whole)
 
 

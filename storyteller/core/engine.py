@@ -15,8 +15,9 @@ sentence.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, ClassVar, Mapping, Protocol, Sequence, Union
+from typing import Any, ClassVar, Protocol
 
 
 class RuleError(ValueError):
@@ -57,8 +58,8 @@ class Roll:
     to: str = "roll"
 
 
-Chance = Union[Draw, Roll]
-ChanceOutcome = Union[str, tuple]  # a card id for a Draw, a tuple of ints for a Roll
+Chance = Draw | Roll
+ChanceOutcome = str | tuple[int, ...]  # a card id for a Draw, a tuple of ints for a Roll
 
 
 # -- decisions ---------------------------------------------------------------------------
@@ -158,7 +159,7 @@ class State(Protocol):
     @property
     def outcome(self) -> Outcome | None: ...
 
-    def clone(self) -> "State": ...
+    def clone(self) -> State: ...
 
     def places(self) -> dict[str, list[str]]:
         """Every card drawn so far, by where it is now (each card in exactly one place)."""

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from storyteller.log.file import GameLog, LogError, TruncatedLog, iter_logs, peek, read
+from storyteller.log.file import GameLog, LogError, TruncatedLog, peek, read
 
 
 def home() -> Path:

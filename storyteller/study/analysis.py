@@ -36,9 +36,10 @@ Pure computation: no terminal, no files. ``progress`` hears how far it has come;
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from storyteller.core.engine import Budget, Draw, Roll, State
 from storyteller.core.rng import Stream

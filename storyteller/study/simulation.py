@@ -19,12 +19,12 @@ from __future__ import annotations
 import math
 import os
 import signal
-import tempfile
 import time
 from collections import Counter
-from dataclasses import asdict, dataclass, field
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator, Mapping, Sequence
+from typing import Any
 
 from storyteller.core.engine import Budget
 from storyteller.core.errors import EXIT_USAGE, UserError
@@ -307,9 +307,9 @@ def default_jobs() -> int:
 def simulate(
     game: str,
     games: int | None = None,
-    seeds: "str | range | SeedRange | None" = None,
+    seeds: str | range | SeedRange | None = None,
     policy: str | None = None,
-    variants: "Mapping[str, str] | Sequence[str]" = (),
+    variants: Mapping[str, str] | Sequence[str] = (),
     jobs: int | None = 1,
     logs: Path | None = None,
     solve: Budget | None = None,

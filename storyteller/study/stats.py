@@ -5,9 +5,10 @@ thousands of logs. A library (:func:`collect`); ``storyteller stats`` prints it.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any
 
 from storyteller.log.records import Record, records
 

@@ -19,8 +19,9 @@ import re
 import sys
 import time
 import types
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from storyteller.core.words import clean
 
@@ -197,7 +198,7 @@ class _Watch:
         self.swallowers = files("nodes", "tests", "lexer")
         self.compiler = files("lexer", "parser", "compiler", "nodes", "optimizer", "visitor", "idtracking")
 
-    def __enter__(self) -> "_Watch":
+    def __enter__(self) -> _Watch:
         ticks = 0
         every = self.EVERY
         deadline = time.monotonic() + self.seconds
@@ -533,7 +534,7 @@ def environment_class():
             elif operator_ == "+":
                 if isinstance(left, (str, list, tuple)) and isinstance(right, (str, list, tuple)):
                     run.room(len(left) + len(right))
-            elif operator_ == "%":
+            elif operator_ == "%":  # noqa: SIM102 (one branch per operator, its size check inside, as above)
                 if isinstance(left, str):
                     run.room(_printf_size(run, left, right))
             return run.spend(self.binop_table[operator_](left, right))
@@ -543,7 +544,7 @@ def environment_class():
                 raise TemplateLimit(f"a number of more than {MAX_INT_BITS:,} bits")
 
         # -- calls: the methods of plain data are allowed by name, and sized when they can grow
-        def call(__self, __context, __obj, *args: Any, **kwargs: Any) -> Any:  # noqa: N805
+        def call(__self, __context, __obj, *args: Any, **kwargs: Any) -> Any:
             run = __self.run
             bound = isinstance(__obj, (types.BuiltinMethodType, types.MethodType))
             owner = __obj.__self__ if bound else None

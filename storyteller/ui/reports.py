@@ -5,7 +5,8 @@ drawing: the figures come from the libraries (:mod:`storyteller.study.simulation
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from storyteller.core.words import clean
 
@@ -21,7 +22,7 @@ class Progress:
         self.done = self.wins = 0
         self.started = 0.0
 
-    def __enter__(self) -> "Progress":
+    def __enter__(self) -> Progress:
         import time
 
         self.started = time.perf_counter()
@@ -200,7 +201,7 @@ class Work:
         self.progress: Any = None
         self.task: Any = None
 
-    def __enter__(self) -> "Work":
+    def __enter__(self) -> Work:
         if self.enabled:
             from rich.console import Console
             from rich.progress import BarColumn, Progress as Bar, TextColumn, TimeElapsedColumn

@@ -7,7 +7,8 @@ tests drive the same code a player does.
 from __future__ import annotations
 
 import os
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import questionary
 from rich.console import Console

@@ -38,23 +38,23 @@ from storyteller.core.engine import Action, Hint
 from storyteller.games.adaman import core
 from storyteller.games.adaman.rules import AdamanState, Control, Shift
 
-WEIGHTS = dict(
-    control=31.8,  # a personality controlled
-    from_court=0.87,  # ... taken out of the court
-    utter=37.3,  # chance that the coming refill puts a sixth personality at court
-    court=2.4,  # expected court size after the refill
-    unaffordable=1.0,  # personalities on the table the remaining resources cannot pay for
-    mobility=0.5,  # targets the remaining resources can still pay for
-    stuck=3.18,  # ... none at all
-    spent=0.283,  # per card spent
-    short=12.8,  # pressure on the suit sets: the sum of exp(-spare ranks / margin)
-    margin=5.3,
-    capital=0.236,  # how much a plain capital card counts as supply (it must be bought)
-    slots=0.0,  # per card the refill deals into the resources
-    value=1.6,  # worth of the cards spent (rank weighted by how much their suits are needed)
-    gain=1.06,  # worth of a card brought into the resources
-    fresh=1.0,  # worth of the cards the refill will deal into the resources (on average)
-)
+WEIGHTS = {
+    "control": 31.8,  # a personality controlled
+    "from_court": 0.87,  # ... taken out of the court
+    "utter": 37.3,  # chance that the coming refill puts a sixth personality at court
+    "court": 2.4,  # expected court size after the refill
+    "unaffordable": 1.0,  # personalities on the table the remaining resources cannot pay for
+    "mobility": 0.5,  # targets the remaining resources can still pay for
+    "stuck": 3.18,  # ... none at all
+    "spent": 0.283,  # per card spent
+    "short": 12.8,  # pressure on the suit sets: the sum of exp(-spare ranks / margin)
+    "margin": 5.3,
+    "capital": 0.236,  # how much a plain capital card counts as supply (it must be bought)
+    "slots": 0.0,  # per card the refill deals into the resources
+    "value": 1.6,  # worth of the cards spent (rank weighted by how much their suits are needed)
+    "gain": 1.06,  # worth of a card brought into the resources
+    "fresh": 1.0,  # worth of the cards the refill will deal into the resources (on average)
+}
 
 
 @lru_cache(maxsize=4096)
@@ -371,7 +371,7 @@ def best_play(t: core.Tables, cap: int, res: int, court: int, unseen: int, w: di
         else:
             able0, unable0 = able_all, unable_all - is_person_t[ci]
         if not is_person:  # and a plain target joins the resources
-            for i, a in enumerate(reach):
+            for i, _a in enumerate(reach):
                 if i != ci and not affordable[i] and reach_c[i] >= need_rank[i]:
                     able0 += 1
                     unable0 -= is_person_t[i]
@@ -429,7 +429,7 @@ def best_play(t: core.Tables, cap: int, res: int, court: int, unseen: int, w: di
             if scores is not None:
                 scores.append((value, c, paid))
             # the best value; of equal ones, the first in the order of the targets and payments
-            if best_value is None or value > best_value or value == best_value and (ci, pi) < best_at:
+            if best_value is None or value > best_value or (value == best_value and (ci, pi) < best_at):
                 best_value, best_at = value, (ci, pi)
                 best = (c, paid, why)
     return best

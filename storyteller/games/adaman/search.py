@@ -28,7 +28,7 @@ import storyteller.core.decktet as decktet
 from storyteller.core.engine import Action, Hint
 from storyteller.games.adaman import core
 from storyteller.games.adaman.players import AdamanGreedy, best_play, best_shift, endgame, groups
-from storyteller.games.adaman.rules import AdamanState, Control, Shift
+from storyteller.games.adaman.rules import AdamanState, Control
 from storyteller.core.rng import Stream
 
 LIVE = (core.PLAY, core.EXCUSE_CAPITAL, core.EXCUSE_RESOURCES)
@@ -43,7 +43,7 @@ def rollout(d: core.Deal, nxt: tuple, w: dict, count: list) -> int:
     A sample is given up as lost as soon as a bound shows that no player could win it any
     more (see ``lost``): the greedy would lose it too, so that changes no result."""
     t = d.t
-    n, prefix, every = d.n, d.prefix, t.all
+    prefix, every = d.prefix, t.all
     sets = suit_sets(t)
     while True:
         waits = nxt[0]

@@ -62,7 +62,7 @@ runs out first.
 from __future__ import annotations
 
 import time
-from typing import Callable
+from collections.abc import Callable
 
 from storyteller.core.engine import Budget, Chance, ChanceOutcome, Draw, Verdict
 from storyteller.games.adaman import core
@@ -307,7 +307,7 @@ class AdamanSolver:
         matching cards; as many cards are spent, so the same cards are dealt to the same
         places, and there the hand stays as good, card for card, to the end."""
         t, size = self.t, res.bit_count()
-        for other in hands:
+        for other in hands:  # noqa: SIM110 (a loop: any() over a generator is slower, and this runs at every position)
             # the cards of both match themselves; each of the others is matched as when two
             # payments of as many cards are compared (``Tables.keeps_better``)
             if other.bit_count() == size and (other == res or t.keeps_better(res, other)):

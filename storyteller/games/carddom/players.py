@@ -236,7 +236,7 @@ class View:
     back_row: bool  # overlord=back-row: face it only from stack 7 or 8
 
     @classmethod
-    def of(cls, state) -> "View":
+    def of(cls, state) -> View:
         held = [INDEX[c] for c in state.held()]
         ranks = suits = 0
         for c in held:
@@ -367,7 +367,7 @@ class Outlook:
     # can only turn up an overlord the hand would have subdued
 
     @classmethod
-    def of(cls, view: View) -> "Outlook":
+    def of(cls, view: View) -> Outlook:
         hands = view.hands()
         takes = tuple(hands.takes())
         ranks, suits = view.ranks, view.suits

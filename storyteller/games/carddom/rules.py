@@ -13,8 +13,8 @@ overlord ends the game and wins with a card of its rank and a card of its suit i
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Mapping
 
 from storyteller.core.cards import Card, card, piquet_cards
 from storyteller.core.engine import Action, Draw, Game, GameState, Move, Outcome, RuleError, Variant
@@ -343,7 +343,7 @@ class Carddom(Game):
         Variant("overlord", ("back-row", "anywhere"), "back-row: face the overlord from a back-row stack; anywhere: face it at any time"),
     )
 
-    causes = {
+    causes: Mapping[str, str] = {
         "subdued": "won: the overlord was faced with a card of its rank and a card of its suit in hand",
         "not-subdued": "lost: the overlord was faced without a card of its rank or of its suit",
         "joker-overlord": "lost: the overlord was a Joker, which cannot be subdued",

@@ -26,7 +26,7 @@ which the solver plays through on a copy, with the cards revealed, before it ans
 from __future__ import annotations
 
 import time
-from typing import Callable
+from collections.abc import Callable
 
 from storyteller.core.cards import card
 from storyteller.core.engine import Budget, Draw, Verdict

@@ -44,8 +44,8 @@ How the rulings read the draft (see RULINGS.md):
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Mapping, Sequence
 
 from storyteller.core.cards import decktet_cards
 from storyteller.core.decktet import label
@@ -93,7 +93,7 @@ def ranks(pawns_courts: bool) -> tuple[str, ...]:
 
 # How many cards of a rank tiers 1, 2 and 3 may hold.
 LIMITS: dict[str, tuple[int, int, int]] = {
-    **{rank: (1, 1, 1) for rank in RANKS},
+    **dict.fromkeys(RANKS, (1, 1, 1)),
     "Ace": (2, 2, 2),
     "Crown": (2, 2, 2),
     "Pawn": (2, 1, 1),
@@ -605,7 +605,7 @@ class Cascades(Game):
             flag=True,
         ),
     )
-    causes = {
+    causes: Mapping[str, str] = {
         "all-placed": "won: every card is in one of the three tiers",
         "stalled": "lost: all three reserves are open and no card left can ever be played",
         "abandoned": "the player abandoned the game",

@@ -48,8 +48,9 @@ from __future__ import annotations
 import hashlib
 import random
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import ClassVar
 
 from storyteller.core.decktet import SUITS
 from storyteller.core.engine import Budget, Chance, Draw, Move, Verdict
@@ -106,7 +107,7 @@ class Deck:
     """The cards of one variant as small numbers (codes), with what the search needs of
     each, worked out once."""
 
-    _made: dict[bool, "Deck"] = {}
+    _made: ClassVar[dict[bool, Deck]] = {}
 
     def __init__(self, pawns_courts: bool) -> None:
         self.pawns_courts = pawns_courts
@@ -174,7 +175,7 @@ class Deck:
         return self._weights[k]
 
     @classmethod
-    def of(cls, pawns_courts: bool) -> "Deck":
+    def of(cls, pawns_courts: bool) -> Deck:
         if pawns_courts not in cls._made:
             cls._made[pawns_courts] = cls(pawns_courts)
         return cls._made[pawns_courts]

@@ -195,7 +195,7 @@ def harm_after(journey: tuple, exhausted: tuple, harm: int) -> int:
         card = journey[place]
         if card is not None:
             kind = KIND[card]
-            if kind == PERSONALITY or kind == LOCATION and exhausted[place]:
+            if kind == PERSONALITY or (kind == LOCATION and exhausted[place]):
                 harm += 1
     return harm
 

@@ -35,9 +35,9 @@ that makes a difference.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from itertools import permutations
-from typing import Mapping
 
 from storyteller.core import decktet
 from storyteller.core.decktet import SUITS
@@ -760,7 +760,7 @@ class Hexaract(Game):
     dice = True
     summary = "Roll five dice along a journey of Decktet cards and bring back all six suits (Decktet, 5d6, suit tokens)."
     variants = ()
-    causes = {
+    causes: Mapping[str, str] = {
         "artifact-whole": "won: the journey is cleared with all six suits in the supply",
         "artifact-incomplete": "lost: the journey is cleared, but the supply lacks a suit",
         "harm": "lost: the adventurer took ten harm",

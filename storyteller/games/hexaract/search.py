@@ -80,7 +80,7 @@ class HexaractSearch(HexaractGreedy):
             stream = Stream(table, "search", str(k))
             futures.append((stream.shuffled(cards), tuple(stream.die() for _ in range(5))))
         best, best_plan = None, ()
-        for value, _, position, plan in top:
+        for _value, _, position, plan in top:
             chance = 0.0
             for order, roll in futures:
                 v = next_turn(order, roll, position, state.exhausted, state.harm, self.weights)

@@ -114,7 +114,7 @@ class _Clock:
         self.started = time.monotonic()
         self.nodes = 0
 
-    def run(self, search: "_Search", share: int) -> str | None:
+    def run(self, search: _Search, share: int) -> str | None:
         """Go on with ``search`` for 1/share of the budget left: "won", "lost", or None."""
         if search.done is not None:
             return search.done
@@ -321,7 +321,7 @@ class _Search:
 
     def _hopeless(self, node) -> bool:
         """A suit is missing and nothing still to come can give it back."""
-        number, drawn, journey, marks, exhausted, supply, rewards, harm = node
+        _number, drawn, journey, _marks, _exhausted, supply, rewards, _harm = node
         if all(supply):
             return False
         gives = self.gives[drawn]
@@ -334,7 +334,7 @@ class _Search:
         if crowns:
             for a in rewards:
                 gives |= 1 << turn.ACE_SUIT[a]
-        for i in range(6):
+        for i in range(6):  # noqa: SIM110 (a loop: any() over a generator is slower, and this runs at every turn's start)
             if not supply[i] and not gives >> i & 1:
                 return True
         return False
@@ -354,7 +354,7 @@ class _Search:
         """Harm the cards on the journey will surely deal, whatever the player does: a
         personality until a roll can make its rank, and a tired location that lacks two
         tokens when this roll cannot make its rank (one spend a turn is not enough)."""
-        number, drawn, journey, marks, exhausted, supply, rewards, harm = node
+        number, _drawn, journey, marks, exhausted, _supply, _rewards, _harm = node
         floor = 0
         for place in range(3):
             card = journey[place]
@@ -453,7 +453,7 @@ class _Search:
     def _win(self, node, free, couplets_left, spent, slack):
         """The search from a turn's start: the best-looking turn first; any other costs one
         of ``slack``. A position searched to the end without a win is remembered as lost."""
-        if self._known_lost(node) or not self.free and self._hopeless(node) or self._lost_in_easier(node):
+        if self._known_lost(node) or (not self.free and self._hopeless(node)) or self._lost_in_easier(node):
             return None, True
         if node[7] + self._harm_floor(node) >= HARM_LIMIT:
             return None, True

@@ -8,9 +8,10 @@ you found the gold. Registered through the ``storyteller.games`` entry point of 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from storyteller.core.engine import Action, Budget, Draw, Game, GameState, Hint, Move, Outcome, RuleError, Variant, Verdict
 from storyteller.registry import Registration
@@ -107,7 +108,7 @@ class Doors(Game):
     title = "Doors"
     summary = "Open doors until you find the gold, and leave before the trap (a test game)."
     variants = (Variant("lamp", ("off", "on"), "a lit lamp shows the trap: it no longer ends the game", flag=True),)
-    causes = {"gold": "won: left with the gold", "empty-handed": "lost: left without it",
+    causes: Mapping[str, str] = {"gold": "won: left with the gold", "empty-handed": "lost: left without it",
               "trap": "lost: opened the trap", "abandoned": "the player abandoned the game"}
 
     def deck(self, variants: Mapping[str, str], pile: str = "deck") -> list[str]:
