@@ -62,7 +62,8 @@ PAPERS = ("a5", "a4", "letter")  # the first is the default
 TRUE = ("true", "yes", "on", "1")
 FALSE = ("false", "no", "off", "0")
 SPEC = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*(=[A-Za-z0-9_.-]+)?$")  # NAME or NAME=VALUE
-HEADER = "# storyteller settings (see `storyteller config show`); `storyteller config set` changes only the key it sets.\n"
+HEADER = ("# storyteller settings (see `storyteller config show`); "
+          "`storyteller config set` changes only the key it sets.\n")
 
 
 class ConfigError(Exception):

@@ -203,7 +203,8 @@ def get(name: str) -> Registration:
             except Exception as e:  # someone else's package: say which game broke, and how
                 raise RegistryError(f"the game '{key}' cannot be loaded ({type(e).__name__}: {e})") from None
             if not isinstance(reg, Registration) or reg.name != key:
-                raise RegistryError(f"the entry point '{key}' ({ep.value}) is not the Registration of a game named '{key}'")
+                raise RegistryError(f"the entry point '{key}' ({ep.value}) "
+                                    f"is not the Registration of a game named '{key}'")
             return reg
     known = ", ".join(names()) or "none: reinstall storyteller"
     raise RegistryError(f"unknown game '{name}' (games: {known})")

@@ -121,13 +121,15 @@ def sessions_speed(count: int = 2_000) -> None:
             times.append(time.perf_counter() - start)
         assert len(found) == count and all(s.status != "unreadable" for s in found)
         size = sum(p.stat().st_size for p in folder.iterdir()) / 1e6
-        print(f"sessions: {count:,} logs ({size:.0f} MB) summarized in {statistics.median(times):.3f} s (median of 5; goal < 0.3 s)")
+        print(f"sessions: {count:,} logs ({size:.0f} MB) summarized in {statistics.median(times):.3f} s "
+              "(median of 5; goal < 0.3 s)")
         import os
 
         env = dict(os.environ, STORYTELLER_HOME=str(Path(tmp)), STORYTELLER_CONFIG=str(Path(tmp) / "none.toml"))
         helped = median_time([sys.executable, "-m", "storyteller", "--help"], env=env)
         listed = median_time([sys.executable, "-m", "storyteller", "sessions"], env=env)
-        print(f"sessions: storyteller sessions over {count:,} logs {listed * 1000:.0f} ms, --help {helped * 1000:.0f} ms, "
+        print(f"sessions: storyteller sessions over {count:,} logs {listed * 1000:.0f} ms, "
+              f"--help {helped * 1000:.0f} ms, "
               f"ratio {listed / helped:.2f} (goal <= 3)")
 
 
@@ -173,7 +175,8 @@ def export_speed(rounds: int = 25) -> None:
             least.append(median_time([sys.executable, str(minimal), str(biggest), "--story"], runs=1))
     ratio = statistics.median(a / b for a, b in zip(ours, least))
     print(f"export: storyteller export {biggest.name} --story {statistics.median(ours) * 1000:.0f} ms, minimal Typer + "
-          f"Jinja2 command {statistics.median(least) * 1000:.0f} ms, ratio {ratio:.2f} (median of {rounds} pairs; goal <= 1.3)")
+          f"Jinja2 command {statistics.median(least) * 1000:.0f} ms, ratio {ratio:.2f} "
+                f"(median of {rounds} pairs; goal <= 1.3)")
 
 
 def html_speed(rounds: int = 25) -> None:
@@ -193,7 +196,8 @@ def html_speed(rounds: int = 25) -> None:
         note.append(median_time([script, "export", str(biggest), "--story", "--format", "markdown"], runs=1))
     ratio = statistics.median(a / b for a, b in zip(page, note))
     print(f"html: storyteller export {biggest.name} --story --format html {statistics.median(page) * 1000:.0f} ms, "
-          f"markdown {statistics.median(note) * 1000:.0f} ms, ratio {ratio:.2f} (median of {rounds} pairs; goal <= 1.5)")
+          f"markdown {statistics.median(note) * 1000:.0f} ms, ratio {ratio:.2f} "
+                f"(median of {rounds} pairs; goal <= 1.5)")
 
 
 def questions_speed(count: int = 2_000) -> None:
@@ -347,12 +351,14 @@ def decision_speed(games: int = 20) -> None:
                     state.apply(action.move)
                     made += 1
             print(f"decisions: {game} {name}: {len(times):,} decisions over seeds 0..{count - 1}, "
-                  f"mean {1000 * statistics.mean(times):.1f} ms, worst {1000 * max(times):.0f} ms (goal: worst <= 1,000 ms)",
+                  f"mean {1000 * statistics.mean(times):.1f} ms, worst {1000 * max(times):.0f} ms "
+                        "(goal: worst <= 1,000 ms)",
                   flush=True)
 
 
 BENCHMARKS = {"startup": startup, "replay": replay_speed, "sessions": sessions_speed, "export": export_speed,
-              "html": html_speed, "questions": questions_speed, "analyse": analyse_speed, "decisions": decision_speed, "fuzz": fuzz, "simulate": simulate_speed}
+              "html": html_speed, "questions": questions_speed, "analyse": analyse_speed, "decisions": decision_speed,
+                    "fuzz": fuzz, "simulate": simulate_speed}
 
 if __name__ == "__main__":
     args = sys.argv[1:]

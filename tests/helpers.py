@@ -63,7 +63,8 @@ def questions_before_first_move(game_name: str, seed: str, variants=()) -> int:
         state.resolve(result)
         n += 1
         if isinstance(request, Draw):
-            event = {"n": n, "event": "draw", "card": result, "to": request.to, "deal": request.deal, "slot": request.slot}
+            event = {"n": n, "event": "draw", "card": result, "to": request.to, "deal": request.deal,
+                     "slot": request.slot}
         else:
             event = {"n": n, "event": "roll", "dice": list(result), "index": request.index}
         question = asker.ask(asker.hear(Seen(event["event"], event, state)), n + 1)

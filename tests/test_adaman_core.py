@@ -61,7 +61,8 @@ def play_both(seed: str, specs: list[str], chooser) -> int:
         if pos[0] == core.PLAY:  # and each target's payments come in the rules' order
             for target in {m.target for m in legal}:
                 c = t.index[target]
-                assert [t.cards(p) for p in t.payments(pos[3], c)] == [list(p) for p in payments(state.resources, target)]
+                assert [t.cards(p) for p in t.payments(pos[3], c)] == [list(p)
+                                                                       for p in payments(state.resources, target)]
         move = chooser(state, legal)
         state.apply(move)
         settle(state, source)

@@ -147,7 +147,8 @@ def test_a_game_already_over_is_answered_at_once():
 def brute(state, source, memo) -> bool:
     """Winnable, by the rules' own moves only: from each position every play after any
     number of turns (turning alone goes round and round, so it stops at a repeat)."""
-    key = (tuple(map(tuple, state.tiers)), tuple(state.waste), tuple(state.stock), tuple(map(tuple, state.reserves)), state.opened)
+    key = (tuple(map(tuple, state.tiers)), tuple(state.waste), tuple(state.stock), tuple(map(tuple, state.reserves)),
+           state.opened)
     if key in memo:
         return memo[key]
     result = False
@@ -163,7 +164,8 @@ def brute(state, source, memo) -> bool:
                 child = cur.clone()
                 child.apply(move)
                 settle(child, source)
-                if (child.outcome is not None and child.outcome.won) or (child.outcome is None and brute(child, source, memo)):
+                if (child.outcome is not None and child.outcome.won) or (
+                        child.outcome is None and brute(child, source, memo)):
                     result = True
                     break
         if result or Turn() not in moves:

@@ -37,7 +37,8 @@ def test_auto_takes_any_of_the_games_players_and_names_them_when_refused(cli, tm
 
 
 RULES = RULE_TEXT.parent
-OURS = [p for folder in ("prompts", "templates") for p in (Path(__file__).resolve().parents[1] / folder).rglob("*") if p.is_file()]
+OURS = [p for folder in ("prompts", "templates")
+        for p in (Path(__file__).resolve().parents[1] / folder).rglob("*") if p.is_file()]
 
 
 def _copied(text: str, original: str, run: int = 12) -> list[str]:

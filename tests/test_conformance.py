@@ -126,7 +126,8 @@ def test_random_play_keeps_the_house_rules(name):
                     if isinstance(request, Draw):
                         # A card can be any card of its pile that is not on the table yet.
                         assert request.options == set(game.deck(variants, request.pile)) - on_table
-                        assert outcome in request.options, f"{name} seed {seed}: the seed deals a card the rules do not allow"
+                        assert outcome in request.options, \
+                            f"{name} seed {seed}: the seed deals a card the rules do not allow"
                         event = {"n": n + 1, "event": "draw", "card": outcome, "to": request.to,
                                  "deal": request.deal, "slot": request.slot}
                         drawn.add(outcome)
@@ -160,7 +161,8 @@ def test_the_same_seed_and_choices_make_the_same_game(name):
     variants = game.parse_variants([])
 
     def trail(seed: str) -> list:
-        state, source, chooser, out = game.new_state(variants), SeededSource(seed, game, variants), Stream(seed, "x"), []
+        state, source = game.new_state(variants), SeededSource(seed, game, variants)
+        chooser, out = Stream(seed, "x"), []
         while state.outcome is None:
             if (request := state.chance()) is not None:
                 out.append(source.resolve(request))

@@ -221,7 +221,8 @@ def test_the_context_document_is_plain_json_and_every_field_is_documented():
 
 ESCAPES_IN_TEXT = (
     "Before \x1b[2J\x1b[H the screen was cleared; \x1b]0;a new window title\x07 the title set; "
-    "\x1b]8;;https://evil.example/\x1b\\a link\x1b]8;;\x1b\\ hidden; \x9b31m C1 red; bell\x07; \rreturn.\nLine two.\tTabbed."
+    "\x1b]8;;https://evil.example/\x1b\\a link\x1b]8;;\x1b\\ hidden; \x9b31m C1 red; bell\x07; \rreturn."
+    "\nLine two.\tTabbed."
 )
 
 
@@ -252,7 +253,8 @@ def test_escape_sequences_in_journal_text_reach_neither_the_terminal_nor_the_fil
 
 # -- commands and code spans that hold any seed --------------------------------------------
 
-TRICKY_SEEDS = ["$(touch${IFS}pwned)", "it's", "a`b", "``x``", "|", "[/]", "a|b`c", "two  spaces", "*em* <b>&amp;", "\\|", "'; rm -rf ~; '"]
+TRICKY_SEEDS = ["$(touch${IFS}pwned)", "it's", "a`b", "``x``", "|", "[/]", "a|b`c", "two  spaces", "*em* <b>&amp;",
+                "\\|", "'; rm -rf ~; '"]
 
 
 def parse(text: str):
@@ -335,12 +337,14 @@ def test_a_seed_with_control_characters_is_shown_as_a_command_that_gives_it_back
     from storyteller.core.words import command as shell_command
     from storyteller.core.words import clean
 
-    for seed in ["new\nline", "tab\there", "\x1b[31mred", "c1\x85next", "it's\n$(touch pwned)", "back\\slash\x07", "\x1bA"]:
+    for seed in ["new\nline", "tab\there", "\x1b[31mred", "c1\x85next", "it's\n$(touch pwned)", "back\\slash\x07",
+                 "\x1bA"]:
         command = shell_command("storyteller", "play", "carddom", "--seed", seed)
         assert clean(command) == command and "\n" not in command
         assert run_shown(command, tmp_path) == ["play", "carddom", "--seed", seed]
     assert not (tmp_path / "pwned").exists()
-    assert shell_command("storyteller", "play", "carddom", "--seed", "it's") == "storyteller play carddom --seed 'it'\"'\"'s'"
+    assert shell_command("storyteller", "play", "carddom", "--seed", "it's") == \
+        "storyteller play carddom --seed 'it'\"'\"'s'"
 
 
 # -- list items hold their continuation at any event number ------------------------------

@@ -178,13 +178,15 @@ def _records(o: Original) -> tuple[list[bytes], bool, list[dict]]:
 
 def _pick_event(rng: random.Random, records: list[dict], kinds: tuple[str, ...] | None = None, key: str | None = None):
     found = [
-        i for i, r in enumerate(records) if i > 0 and (kinds is None or r.get("event") in kinds) and (key is None or key in r)
+        i for i, r in enumerate(records)
+        if i > 0 and (kinds is None or r.get("event") in kinds) and (key is None or key in r)
     ]
     return rng.choice(found) if found else None
 
 
 def _replace_field(
-    o: Original, rng: random.Random, kind: str, values: Callable[[object], list], refused: Callable[[str, object, object], bool]
+    o: Original, rng: random.Random, kind: str, values: Callable[[object], list],
+    refused: Callable[[str, object, object], bool]
 ) -> Mutant | None:
     lines, terminated, records = _records(o)
     i = rng.randrange(len(records))
@@ -193,7 +195,8 @@ def _replace_field(
     record = dict(records[i])
     old = record[key]
     record[key] = rng.choice(values(record[key]))
-    if key == "text" and records[i].get("event") == "journal" and isinstance(record[key], str) and len(record[key]) <= 100_000:
+    if (key == "text" and records[i].get("event") == "journal" and isinstance(record[key], str)
+            and len(record[key]) <= 100_000):
         return None  # other words in a journal entry are other words, not a corruption: a log is no signature
     if record == records[i] or repr(record) == repr(records[i]):
         return None
@@ -318,7 +321,8 @@ def raw_value(o, rng):
         name += "+duplicate"
     lines[i] = line
     refuse = not (name == "escape" and key in FREE_TEXT)
-    return Mutant(f"raw:{name}:{'header' if i == 0 else records[i]['event']}.{key}", _join(lines, terminated), refuse=refuse)
+    return Mutant(f"raw:{name}:{'header' if i == 0 else records[i]['event']}.{key}", _join(lines, terminated),
+                  refuse=refuse)
 
 
 def _value_end(line: bytes, start: int) -> int:
@@ -593,8 +597,10 @@ class Runner:
     def run(self, *args) -> Outcome:
         r = self.cli.invoke(app, [str(a) for a in args])
         if r.exception is not None and not isinstance(r.exception, SystemExit):
-            return Outcome(" ".join(map(str, args[:1])), 99, r.stdout, f"Traceback: {type(r.exception).__name__}: {r.exception}")
-        return Outcome(str(args[0]) + (" " + str(args[2]) if args[0] == "export" else ""), r.exit_code, r.stdout, r.stderr)
+            return Outcome(" ".join(map(str, args[:1])), 99, r.stdout,
+                           f"Traceback: {type(r.exception).__name__}: {r.exception}")
+        return Outcome(str(args[0]) + (" " + str(args[2]) if args[0] == "export" else ""), r.exit_code, r.stdout,
+                       r.stderr)
 
 
 def check_case(runner: Runner, o: Original, mutant: Mutant, case: int, tally: Counter | None = None) -> list[str]:
@@ -613,7 +619,8 @@ def check_case(runner: Runner, o: Original, mutant: Mutant, case: int, tally: Co
         if "Traceback" in text or "unexpected error" in text:
             problems.append(f"{label}: {result.command}: {result.err.strip()[:300]}")
         if result.code != 0 and result.err.count("\n") != 1:
-            problems.append(f"{label}: {result.command}: exit {result.code} with {result.err.count(chr(10))} lines on stderr: {result.err[:300]!r}")
+            problems.append(f"{label}: {result.command}: exit {result.code} with {result.err.count(chr(10))} lines "
+                            f"on stderr: {result.err[:300]!r}")
         if not may_change and path.read_bytes() != mutant.data:
             problems.append(f"{label}: {result.command} changed the log")
         if tally is not None:

@@ -77,7 +77,8 @@ def test_a_deal_whose_dice_only_ever_make_two_is_not_winnable():
 def test_a_deal_lost_to_harm_in_a_few_turns_whatever_the_player_does():
     # Dice of 1s and 2s only make 2, 3 and 4: the Soldier (5), the Diplomat (8) and the
     # Penitent (6), dealt behind the first three, can never be thwarted and never leave.
-    state, source = hand_built(["author", "painter", "savage", "soldier", "diplomat", "penitent"], [(1, 2, 1, 2, 1)] * 40)
+    state, source = hand_built(["author", "painter", "savage", "soldier", "diplomat", "penitent"],
+                               [(1, 2, 1, 2, 1)] * 40)
     verdict = solve(state, source, nodes=50_000)
     assert verdict.answer == "not winnable", verdict
 

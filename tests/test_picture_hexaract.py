@@ -145,7 +145,8 @@ def check_picture(state, small: bool, prefix: str) -> None:
     cells = [r for r in root.iter(f"{SVG}rect") if r.get("class", "").startswith("st-hx-")
              and r.get("class") != "st-hx-tired"]
     assert len(cells) == HARM_LIMIT
-    assert sum(1 for r in cells if r.get("class") != "st-hx-cell") == min(state.harm, HARM_LIMIT)  # 11 harm can come at once
+    # 11 harm can come at once
+    assert sum(1 for r in cells if r.get("class") != "st-hx-cell") == min(state.harm, HARM_LIMIT)
     # exhausted cards are marked
     texts = [t.text for t in root.iter(f"{SVG}text")]
     assert texts.count("exhausted") == sum(1 for c, e in zip(state.journey, state.exhausted) if c and e)

@@ -73,7 +73,8 @@ def check(event: dict, seed: str) -> str | None:
         return f"the oracle rolled {event['roll']}, but the seed rolls {roll(seed, n)} for it"
     expected = answer(event["odds"], event["roll"])
     if event["answer"] != expected:
-        return f"the oracle's answer to a roll of {event['roll']} at {event['odds']} odds is '{expected}', not '{event['answer']}'"
+        return (f"the oracle's answer to a roll of {event['roll']} at {event['odds']} odds is '{expected}', "
+                f"not '{event['answer']}'")
     if event["spark"] != spark(seed, n):
         return f"the oracle's spark is '{spark(seed, n)}' for this question, not '{event['spark']}'"
     return None

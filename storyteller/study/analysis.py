@@ -449,8 +449,8 @@ def analyse(
     elif source != "seeded":
         out.winnable_why = ("the cards came from a real table, so those not turned up are not known: no solver can say "
                             "whether the deal could still be won" if source != "physical dice" else
-                            "the dice came from a real table, so those to come are not known: no solver can say whether "
-                            "the deal could still be won")
+                            "the dice came from a real table, so those to come are not known: no solver can say "
+                            "whether the deal could still be won")
     elif not reg.has_solver:
         out.winnable_why = f"{w.game.title} has no solver yet"
     elif not out.complete:
@@ -492,7 +492,8 @@ def _winnable(out: Analysis, w: Any, steps: list[Any], points: list[State], reg:
     first = decisions[0]
     got = answer(first)
     if got == "unknown":
-        out.winnable_why = f"the solver's budget ({out.budget}) ran out before it could tell whether the deal could be won"
+        out.winnable_why = (f"the solver's budget ({out.budget}) ran out "
+                            "before it could tell whether the deal could be won")
         return
     if got == "not winnable":
         out.winnable_why = "with every card known, no order of play could have won this deal"

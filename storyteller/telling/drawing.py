@@ -239,7 +239,8 @@ class Drawing:
             defs.append(f'<symbol id="{p}-suit-{s}" viewBox="0 0 100 100"><path d="{SUIT_PATHS[s]}"/></symbol>')
         if self.backs:
             defs.append(f'<symbol id="{p}-back" viewBox="0 0 60 84"><rect class="st-card-back-mark" x="6" y="6" '
-                        'width="48" height="72" rx="3"/><path class="st-card-back-mark" d="M6 6 L54 78 M54 6 L6 78"/></symbol>')
+                        'width="48" height="72" rx="3"/>'
+                        '<path class="st-card-back-mark" d="M6 6 L54 78 M54 6 L6 78"/></symbol>')
         css = STYLE + ("\n" + self.css if self.css else "")
         head = (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {num(self.width)} {num(self.height)}" '
                 f'width="{num(self.width)}" height="{num(self.height)}" role="img" '

@@ -76,5 +76,6 @@ def print_pdf(html: str, browser: str, timeout: float = TIMEOUT) -> bytes:
         if not data.startswith(b"%PDF"):
             said = next((line for line in reversed(done.stderr.decode("utf-8", "replace").splitlines())
                          if line.strip()), "")
-            raise PdfProblem(f"{Path(browser).name} printed no PDF (exit {done.returncode}{': ' + said[:160] if said else ''})")
+            said = f": {said[:160]}" if said else ""
+            raise PdfProblem(f"{Path(browser).name} printed no PDF (exit {done.returncode}{said})")
         return data

@@ -73,7 +73,8 @@ def simulation(s: Any, plain: bool) -> None:
                   box=box.SIMPLE_HEAD, show_header=False)
     table.add_column(justify="right")
     table.add_column()
-    table.add_row("won", f"{s.count('won'):,} ({100 * s.win_rate:.2f}%, 95% interval {100 * low:.2f}-{100 * high:.2f}%)")
+    table.add_row("won", f"{s.count('won'):,} ({100 * s.win_rate:.2f}%, "
+                         f"95% interval {100 * low:.2f}-{100 * high:.2f}%)")
     table.add_row("lost", f"{s.count('lost'):,}")
     if s.count("utter loss"):
         table.add_row("utter losses", f"{s.count('utter loss'):,}")
@@ -234,7 +235,8 @@ def chance_chart(start: float, marks: Sequence[Any], plain: bool, width: int = 6
     values = [start] + [m.after for m in marks]
     labels = [""] + [m.label or "" for m in marks]
     per = max(1, -(-len(values) // width))
-    cols = [(min(values[i:i + per]), next((lb for lb in labels[i:i + per] if lb), "")) for i in range(0, len(values), per)]
+    cols = [(min(values[i:i + per]), next((lb for lb in labels[i:i + per] if lb), ""))
+            for i in range(0, len(values), per)]
     lines = []
     for r in range(rows - 1, -1, -1):
         cells = []
@@ -287,7 +289,8 @@ def analysis(a: Any, plain: bool, log_path: str = "") -> None:
         console.print()
     result = "won" if a.outcome == "won" else a.outcome
     console.print(f"Start {pct(a.start)}; {result} ({pct(a.result)}). Luck {100 * a.luck:+.0f} points, "
-                  f"skill {100 * a.skill:+.0f} points: together {100 * (a.luck + a.skill):+.0f}, the result minus the start.",
+                  f"skill {100 * a.skill:+.0f} points: together {100 * (a.luck + a.skill):+.0f}, "
+                  "the result minus the start.",
                   markup=False)
     if a.winnable_until is not None:
         console.print(f"With every card known, the deal could be won until step {a.winnable_until}.", markup=False)
@@ -296,5 +299,5 @@ def analysis(a: Any, plain: bool, log_path: str = "") -> None:
     console.print()
     console.print(clean(a.verdict), markup=False)
     if a.branch_step is not None and log_path:
-        console.print(f"To try the other way: {command('storyteller', 'play', '--from', log_path, '--step', a.branch_step)}",
-                      markup=False)
+        other_way = command("storyteller", "play", "--from", log_path, "--step", a.branch_step)
+        console.print(f"To try the other way: {other_way}", markup=False)

@@ -18,7 +18,8 @@ from storyteller.log.file import JOURNAL
 
 
 class Terminal:
-    def __init__(self, plain: bool = False, console: Console | None = None, input: Any = None, output: Any = None) -> None:
+    def __init__(self, plain: bool = False, console: Console | None = None, input: Any = None,
+                 output: Any = None) -> None:
         self.console = console or Console(no_color=plain or bool(os.environ.get("NO_COLOR")), highlight=False)
         # Plain words, not symbols, where colours are off or the terminal cannot show the symbols.
         self.plain = plain or bool(os.environ.get("NO_COLOR")) or not can_show(self.console.encoding)

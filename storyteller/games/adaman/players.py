@@ -335,7 +335,8 @@ def best_play(t: core.Tables, cap: int, res: int, court: int, unseen: int, w: di
         heads.append((-head, ci, c, pays, delta))
     heads.sort()
     most_able = w_mob * (len(tlist) - 1) - w_spent
-    tails_of: tuple[dict, dict] = ({}, {})  # by the number of resources left: the refill's risks and gains (target in the capital, at court)
+    # by the number of resources left: the refill's risks and gains (target in the capital, at court)
+    tails_of: tuple[dict, dict] = ({}, {})
     best_value = None
     best_at = None
     best = (0, 0, PLAIN)
@@ -354,7 +355,8 @@ def best_play(t: core.Tables, cap: int, res: int, court: int, unseen: int, w: di
                 slots = min(max(0, core.ROW - n_rest), room)
                 tails[n_rest] = -w_utter * utter - w_court * expected + slots * (w_slots + fresh_each)
         if scores is None and best_value is not None and head + max(
-                [tails[n] for n in range(keep - len(pays[-1][1]), keep - len(pays[0][1]) + 1)]) + most_able < best_value:
+                [tails[n] for n in range(keep - len(pays[-1][1]), keep - len(pays[0][1]) + 1)]
+        ) + most_able < best_value:
             continue
         # the suits' need without this personality
         if is_person:
@@ -449,7 +451,8 @@ class Factors:
         self.spend = [[(k, exp(v * tau) - 1.0) for k, v in enumerate(g.payer[c]) if v] for c in range(t.n)]
         self.dense = [[exp(v * tau) - 1.0 if v else 0.0 for v in g.payer[c]] for c in range(t.n)]
         self.control = [[(k, exp(-v * tau) - 1.0) for k, v in enumerate(g.needer[c]) if v] for c in range(t.n)]
-        self.gain = [[(k, exp(-(1.0 - lam) * v * tau) - 1.0) for k, v in enumerate(g.payer[c]) if v] for c in range(t.n)]
+        self.gain = [[(k, exp(-(1.0 - lam) * v * tau) - 1.0) for k, v in enumerate(g.payer[c]) if v]
+                     for c in range(t.n)]
 
 
 _FACTORS: dict[tuple[int, float, float], Factors] = {}
@@ -541,13 +544,16 @@ class AdamanGreedy:
             return f"The deck is empty, and after controlling {name} every personality left can still be paid for."
         if why == BEYOND:
             if t.person >> c & 1:
-                return f"The deck is empty and no line of play controls every personality now: {name} adds {t.rank[c]} to your score."
-            return f"The deck is empty and no line of play controls every personality now: {name} joins your resources to pay for more."
+                return ("The deck is empty and no line of play controls every personality now: "
+                        f"{name} adds {t.rank[c]} to your score.")
+            return ("The deck is empty and no line of play controls every personality now: "
+                    f"{name} joins your resources to pay for more.")
         keep = keeping(t, *masks, c, paid, info["press"]) if "press" in info else ""
         if why == COURT:
             return f"{Name} is at court, where a sixth personality would end the game: control it {cost}{keep}."
         if why == PERSON:
-            return f"{Name} is a personality you can control now, {cost}{keep or ', with the cards your other targets need least'}."
+            keep = keep or ", with the cards your other targets need least"
+            return f"{Name} is a personality you can control now, {cost}{keep}."
         return f"{Name} joins your resources {cost}{keep or ', keeping the court safe'}."
 
     @staticmethod
@@ -555,7 +561,8 @@ class AdamanGreedy:
         card = t.ids[c]
         if waits == core.EXCUSE_CAPITAL:
             move = Shift(card, "capital")
-            why = f"{decktet.Name(card)} is the resource your personalities need least; it stays within reach in the capital."
+            why = (f"{decktet.Name(card)} is the resource your personalities need least; "
+                   "it stays within reach in the capital.")
         elif t.person >> c & 1:
             move = Shift(card, "court")
             why = f"Only personalities are in the capital: {decktet.name(card)} is the cheapest to control at court."

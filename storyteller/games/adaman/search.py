@@ -137,7 +137,8 @@ class Expectimax:
         c, p = move
         groups: dict[tuple, list[core.Deal]] = {}
         for d in deals:
-            nxt = d.play(slot, cap, res, court, c, p) if waits == core.PLAY else d.shift(waits, slot, cap, res, court, c)
+            nxt = (d.play(slot, cap, res, court, c, p) if waits == core.PLAY
+                   else d.shift(waits, slot, cap, res, court, c))
             groups.setdefault(nxt, []).append(d)
         total = 0.0
         for nxt, group in groups.items():
@@ -269,7 +270,8 @@ def plan(t: core.Tables, waits: int, slot: int, cap: int, res: int, court: int, 
         for i in alive:
             c, p = moves[i]
             for d in deals[done[i]:n]:
-                nxt = d.play(slot, cap, res, court, c, p) if waits == core.PLAY else d.shift(waits, slot, cap, res, court, c)
+                nxt = (d.play(slot, cap, res, court, c, p) if waits == core.PLAY
+                       else d.shift(waits, slot, cap, res, court, c))
                 won[i] += rollout(d, nxt, w, count)
             done[i] = n
         alive.sort(key=lambda i: (-won[i], i))

@@ -148,7 +148,8 @@ class AdamanSolver:
                            f"The search stopped after {self.nodes:,} positions without an answer.")
         if not won:
             return Verdict("not winnable", (), self.nodes,
-                           f"Every line of play was searched ({self.nodes:,} positions): none controls every personality.")
+                           f"Every line of play was searched ({self.nodes:,} positions): "
+                           "none controls every personality.")
         keys = tuple(self._key(*step) for step in reversed(self.line))
         if not plays_to_a_win(state, reveal, keys):  # never an answer the rules do not bear out
             return Verdict("unknown", (), self.nodes,

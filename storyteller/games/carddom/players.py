@@ -36,7 +36,8 @@ from dataclasses import dataclass
 
 from storyteller.core.cards import card, piquet_cards
 from storyteller.core.engine import Action, Hint, Move
-from storyteller.games.carddom.rules import COLUMNS, DEPTH, LAYERS, ROWS, Enter, Explore, Face, MoveTo, Take, neighbours, row_of
+from storyteller.games.carddom.rules import (COLUMNS, DEPTH, LAYERS, ROWS, Enter, Explore, Face, MoveTo, Take,
+                                             neighbours, row_of)
 
 # Cards as numbers: 8 * suit + rank, suits in the deck's order (Clovers, Hearts, Spades,
 # Diamonds), ranks 7 to Ace; the two Jokers are 32 and 33. Sets of cards are bitmasks.

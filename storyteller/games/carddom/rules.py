@@ -297,7 +297,8 @@ class CarddomState(GameState):
         if self.position is None and verb in ("move", "explore", "take"):
             return "enter the realm first, at one of the two front stacks"
         if verb == "move":
-            return f"from stack {self.position} you can only move to stacks {', '.join(map(str, neighbours(self.position)))}"
+            stacks = ", ".join(map(str, neighbours(self.position)))
+            return f"from stack {self.position} you can only move to stacks {stacks}"
         if verb == "explore":
             return "this stack is fully revealed: all four of its cards are face up"
         if isinstance(move, Take):
@@ -311,7 +312,8 @@ class CarddomState(GameState):
     def _judge(self) -> Outcome:
         lord = card(self.overlord)  # type: ignore[arg-type]
         if lord.rank == JOKER:
-            return Outcome("lost", "The overlord is a Joker: this journey was doomed from the start.", cause="joker-overlord")
+            return Outcome("lost", "The overlord is a Joker: this journey was doomed from the start.",
+                           cause="joker-overlord")
         by_rank, by_suit = subduers(self.held(), lord.id)
         rank, suit = bool(by_rank), bool(by_suit)
         if rank and suit:
@@ -339,8 +341,10 @@ class Carddom(Game):
     title = "Carddom"
     summary = "A journey through a realm of eight stacks to face its overlord (piquet deck and two Jokers)."
     variants = (
-        Variant("jokers", ("revealed", "taken"), "revealed: a Joker turned up ends the journey; taken: a Joker is a dead card that can never be taken"),
-        Variant("overlord", ("back-row", "anywhere"), "back-row: face the overlord from a back-row stack; anywhere: face it at any time"),
+        Variant("jokers", ("revealed", "taken"),
+                "revealed: a Joker turned up ends the journey; taken: a Joker is a dead card that can never be taken"),
+        Variant("overlord", ("back-row", "anywhere"),
+                "back-row: face the overlord from a back-row stack; anywhere: face it at any time"),
     )
 
     causes: Mapping[str, str] = {
@@ -358,7 +362,8 @@ class Carddom(Game):
         return parse(key)
 
     def new_state(self, variants: Mapping[str, str]) -> CarddomState:
-        state = CarddomState(jokers=variants.get("jokers", "revealed"), overlord_rule=variants.get("overlord", "back-row"))
+        state = CarddomState(jokers=variants.get("jokers", "revealed"),
+                             overlord_rule=variants.get("overlord", "back-row"))
         state._draw(0, "character")
         return state
 

@@ -77,11 +77,13 @@ class CarddomSolver:
         lord_name = card(IDS[lord]).name
         found = _fewest_takes(held_r, held_s, options, free, lord, budget, started)
         if found is None:
-            return Verdict("unknown", nodes=budget.nodes or 0, why="The search ran out of its budget before it could tell.")
+            return Verdict("unknown", nodes=budget.nodes or 0,
+                           why="The search ran out of its budget before it could tell.")
         takes, searched = found
         if takes is None:
             return Verdict("not winnable", nodes=searched,
-                           why=f"No hand the reachable stacks allow holds both the rank and the suit of the overlord, the {lord_name}.")
+                           why="No hand the reachable stacks allow holds both the rank and the suit of the overlord, "
+                               f"the {lord_name}.")
         keys = _witness(root, stacks, takes, region)
         # Play the witness through on a copy of the state given before answering.
         check = state.clone()

@@ -135,7 +135,8 @@ class CascadesGreedy:
         reserves = [[c if isinstance(c, str) else guess[c] for c in pile] for pile in state.reserves]
         cycle = list(state.waste) + list(state.stock)  # every stock card is seen once the reserves are open
         search = Search(deck, state.tiers, cycle, len(state.waste), state.opened, reserves)
-        search.guessed = [next((i for i, c in enumerate(pile) if not isinstance(c, str)), len(pile)) for pile in state.reserves]
+        search.guessed = [next((i for i, c in enumerate(pile) if not isinstance(c, str)), len(pile))
+                          for pile in state.reserves]
         search.eager = EAGER
         search.prefer = self.line
         return search

@@ -83,7 +83,9 @@ def deck_ids(pawns_courts: bool) -> list[str]:
 _CARDS = _DECK_SETS[True]  # every card either deck holds
 _LABELS = {c: label(c) for c in _CARDS}  # each card in words, as the moves name it
 # Card facts the rules look at, by id: (rank, frozenset of suits).
-_FACTS: dict[str, tuple[str, frozenset[str]]] = {c.id: (c.rank, frozenset(c.suits)) for c in decktet_cards() if c.id in _CARDS}
+_FACTS: dict[str, tuple[str, frozenset[str]]] = {
+    c.id: (c.rank, frozenset(c.suits)) for c in decktet_cards() if c.id in _CARDS
+}
 
 
 def ranks(pawns_courts: bool) -> tuple[str, ...]:
@@ -567,7 +569,8 @@ class CascadesState(GameState):
             if k > self.opened:
                 raise RuleError(f"the {RESERVE_NAMES[k]} reserve is still closed: it opens after pass {k}")
             if self.reserve_top(k) != card_id:
-                raise RuleError(f"only the top card of the {RESERVE_NAMES[k]} reserve can be played, and {card_id} is not it")
+                raise RuleError(f"only the top card of the {RESERVE_NAMES[k]} reserve can be played, "
+                                f"and {card_id} is not it")
         else:
             raise RuleError(f"cards are played from the waste or an open reserve, not from '{move.source}'")
         why = self.why_not(card_id, tier)

@@ -147,7 +147,8 @@ class Deck:
         # what changes in the cards each tier takes, what changes in the cards it lacks).
         self.moves = [
             [
-                tuple((t, ns, self.allows[r][s] ^ self.allows[r][ns], self.lacks[r][s] ^ self.lacks[r][ns]) for t, ns in moves)
+                tuple((t, ns, self.allows[r][s] ^ self.allows[r][ns], self.lacks[r][s] ^ self.lacks[r][ns])
+                      for t, ns in moves)
                 for s, moves in enumerate(trans)
             ]
             for r, (_, trans) in enumerate(tables)
@@ -288,7 +289,8 @@ class Search:
                 self.mask |= 1 << code[c]
                 counts[deck.rank[code[c]]][ti] += 1
         self.rs = [deck.state_index[r][tuple(counts[r])] for r in range(len(deck.ranks))]
-        self.allow = sum(deck.allows[r][s] for r, s in enumerate(self.rs))  # the cards each tier may take now, suits aside
+        # the cards each tier may take now, suits aside
+        self.allow = sum(deck.allows[r][s] for r, s in enumerate(self.rs))
         self.lack = sum(deck.lacks[r][s] for r, s in enumerate(self.rs))  # the cards of the ranks each tier lacks
         self.left = len(self.cyc) + sum(len(p) for p in self.res)
         self.free = deck.free
@@ -327,7 +329,8 @@ class Search:
             known = _TURNS[(n, p, o)] = _turns(n, p, o)
         tops, opens = known
         deck = self.deck
-        card_moves, rank, rs, w, cbit, suit_cards = deck.card_moves, deck.rank, self.rs, self.weights, deck.cbit, deck.suit_cards
+        card_moves, rank, rs, w = deck.card_moves, deck.rank, self.rs, self.weights
+        cbit, suit_cards = deck.cbit, deck.suit_cards
         prefer = self.prefer
         e0, e1, e2 = self.ends
         a0, a1, a2 = allow & _ONE, allow >> FIELD & _ONE, allow >> 2 * FIELD
@@ -413,7 +416,8 @@ class Search:
 
     # -- the search --------------------------------------------------------------------
 
-    def solve(self, nodes: int | None = None, seconds: float | None = None, first: int = TRY_NODES) -> list[Step] | None:
+    def solve(self, nodes: int | None = None, seconds: float | None = None,
+              first: int = TRY_NODES) -> list[Step] | None:
         """A line that places every card (a list of steps), or None when there is none;
         raises OutOfBudget when ``nodes`` or ``seconds`` run out first (see ``find``)."""
         return [self.describe(s) for s in self.line] if self.find(nodes, seconds, first) else None
@@ -472,7 +476,8 @@ class Search:
         suit_cards = deck.suit_cards
         rest = deck.full ^ mask
         l0, l1, l2 = lack & _ONE & rest, lack >> FIELD & _ONE & rest, lack >> 2 * FIELD & rest
-        if (e0 and l0 and not l0 & suit_cards[e0]) or (e1 and l1 and not l1 & suit_cards[e1]) or (e2 and l2 and not l2 & suit_cards[e2]):
+        if ((e0 and l0 and not l0 & suit_cards[e0]) or (e1 and l1 and not l1 & suit_cards[e1])
+                or (e2 and l2 and not l2 & suit_cards[e2])):
             failed.add(key)  # a tier lacks cards none of which could follow its end
             return False
         line = self.line
@@ -554,7 +559,8 @@ class CascadesSolver:
         try:
             line = search.solve(budget.nodes, budget.seconds)
         except OutOfBudget:
-            return Verdict("unknown", (), search.nodes, f"The search ran out of its budget after {search.nodes:,} positions.")
+            return Verdict("unknown", (), search.nodes,
+                           f"The search ran out of its budget after {search.nodes:,} positions.")
         if line is None:
             return Verdict(
                 "not winnable", (), search.nodes,

@@ -253,7 +253,8 @@ class _Search:
             marks = _counted(s.journey, marks)
         board, marks2, ex2 = turn.next_board(s.journey, marks, s.exhausted)
         for paid in ([FULL] if self.free else turn.best_payments(s.supply, events)):
-            found, exhaustive = self._after_turn(s.turn, s.deck_drawn, board, marks2, ex2, paid, s.ace_rewards, s.harm, slack)
+            found, exhaustive = self._after_turn(s.turn, s.deck_drawn, board, marks2, ex2, paid, s.ace_rewards, s.harm,
+                                                 slack)
             self.exhaustive = self.exhaustive and exhaustive
             if found is not None:
                 return [((), paid)] + found

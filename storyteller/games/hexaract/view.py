@@ -12,7 +12,8 @@ from rich.text import Text
 
 from storyteller.core import decktet
 from storyteller.core.decktet import SUITS
-from storyteller.games.hexaract.rules import HARM_LIMIT, MAX_COUPLETS, Assign, Done, HexaractState, Spend, kind_of, short_label, suits_of
+from storyteller.games.hexaract.rules import (HARM_LIMIT, MAX_COUPLETS, Assign, Done, HexaractState, Spend, kind_of,
+                                              short_label, suits_of)
 from storyteller.telling.meanings import suit_info
 from storyteller.ui.decktet import card_text
 from storyteller.ui.view import View
@@ -184,7 +185,8 @@ class HexaractView(View):
         parts += [rewards, supply_text(state, plain), harm_text(state, plain)]
         parts.append(Text(f"Deck: {state.deck_left} cards left.  Discard pile: {len(state.discard)} cards."))
         if state.phase == "pay":
-            parts.append(Text("The turn is over and the events take their tokens: you choose which.", style="bold yellow"))
+            parts.append(Text("The turn is over and the events take their tokens: you choose which.",
+                              style="bold yellow"))
         told = consequences_text(state)
         if told is not None:
             parts.append(told)

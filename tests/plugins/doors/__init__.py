@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from storyteller.core.engine import Action, Budget, Draw, Game, GameState, Hint, Move, Outcome, RuleError, Variant, Verdict
+from storyteller.core.engine import (Action, Budget, Draw, Game, GameState, Hint, Move, Outcome, RuleError, Variant,
+                                     Verdict)
 from storyteller.registry import Registration
 from storyteller.telling.stories import Tale, Teller
 from storyteller.ui.view import View
@@ -79,13 +80,15 @@ class DoorsState(GameState):
         if move not in self.moves():
             raise RuleError("every door is open")
         if isinstance(move, Open):
-            self.pending = Draw(0, len(self.opened), f"door {len(self.opened) + 1}", frozenset(CARDS) - set(self.opened))
+            self.pending = Draw(0, len(self.opened), f"door {len(self.opened) + 1}",
+                                frozenset(CARDS) - set(self.opened))
         else:
             self._leave()
 
     def _leave(self) -> None:
         found = "gold" in self.opened
-        self.result = Outcome("won" if found else "lost", "You left with the gold." if found else "You left empty-handed.",
+        self.result = Outcome("won" if found else "lost",
+                              "You left with the gold." if found else "You left empty-handed.",
                               len(self.opened), "gold" if found else "empty-handed")
 
     @property
