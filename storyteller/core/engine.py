@@ -17,7 +17,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, Protocol, TypeVar
 
 
 class RuleError(ValueError):
@@ -184,10 +184,13 @@ def _copied(value: Any) -> Any:
         return {k: _copied(v) for k, v in value.items()} if deep else value.copy()
     if kind is set:
         return value.copy()
-    if dataclasses.is_dataclass(value) and kind.__dataclass_params__.frozen:  # type: ignore[attr-defined]
+    if dataclasses.is_dataclass(value) and kind.__dataclass_params__.frozen:
         _SHARED.add(kind)
         return value
     raise TypeError(f"a state cannot hold a {kind.__name__}: use lists, dicts, sets or immutable values")
+
+
+_G = TypeVar("_G", bound="GameState")
 
 
 class GameState:
@@ -196,7 +199,7 @@ class GameState:
     other mutable type is refused, so a new field can neither be forgotten by the clone nor
     shared with it."""
 
-    def clone(self):
+    def clone(self: _G) -> _G:
         new = object.__new__(type(self))
         fields = {}
         for k, v in self.__dict__.items():  # the common cases inline: clones are frequent

@@ -31,7 +31,8 @@ def data_dir(name: str) -> Path:
 def shared_prompts(name: str) -> dict[str, Any]:
     """Words shared by several games, such as what each Decktet card means (``decktet``)."""
     path = data_dir("prompts") / f"{name}.json"
-    return json.loads(path.read_text(encoding="utf-8"))
+    prompts: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return prompts
 
 
 def pick(options: Sequence[T], *key: object) -> T:

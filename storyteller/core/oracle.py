@@ -18,6 +18,8 @@ drawn for each question from its own stream: its name and its keywords are the s
 
 from __future__ import annotations
 
+from typing import Any
+
 from storyteller.core.rng import Stream
 
 ODDS = {"almost-certain": 90, "likely": 75, "even": 50, "unlikely": 25, "small-chance": 10}
@@ -62,7 +64,7 @@ def spark(seed: str, n: int) -> str:
     return Stream(seed, "oracle spark", str(n)).choice(deck())
 
 
-def check(event: dict, seed: str) -> str | None:
+def check(event: dict[str, Any], seed: str) -> str | None:
     """Why an oracle event is not what the oracle says for it (None when it is): its odds,
     its answer for its roll, its spark, and, unless the player rolled it at a real table,
     its roll."""

@@ -350,9 +350,9 @@ def analyse(
     reg = registry.get(w.game.name)
     name = player or ("greedy" if reg.has_policy else None)
     if name is None or name not in reg.policies:
-        known = ", ".join(reg.policies) or "none"
+        players = ", ".join(reg.policies) or "none"
         raise AnalysisError(f"{w.game.title} has no built-in player{' ' + repr(player) if player else ''} to measure "
-                            f"win chances with (its players: {known})")
+                            f"win chances with (its players: {players})")
     source = str(log.header.get("source", "seeded"))
     out = Analysis(w.game.name, w.game.title, Path(log.path).name if log.path else "", log.seed, source, name,
                    DEFAULT_SAMPLES if samples is None else samples,
@@ -374,7 +374,9 @@ def analyse(
     same: dict[int, int] = {}  # point -> an earlier point of the same value
     for i, s in enumerate(steps):
         if s.event["event"] == "decision":
-            hint = reg.policy(name).choose(points[i].clone())
+            policy = reg.policy(name)
+            assert policy is not None  # one of reg.policies
+            hint = policy.choose(points[i].clone())
             policy_moves[i] = hint.action.key if hint is not None else s.move.key
             if policy_moves[i] == s.move.key or len(points[i].legal_actions()) == 1:
                 same[i + 1] = i
@@ -395,8 +397,9 @@ def analyse(
     def fill(upto: int) -> None:
         for i in range(upto):
             if values[i] is None:
-                if points[i].outcome is not None:
-                    values[i] = 1.0 if points[i].outcome.won else 0.0
+                outcome = points[i].outcome
+                if outcome is not None:
+                    values[i] = 1.0 if outcome.won else 0.0
                 elif i in same and values[same[i]] is not None:
                     values[i] = values[same[i]]
 

@@ -131,7 +131,8 @@ def play_chunk(job: Job, seeds: Sequence[str]) -> list[Result]:
         solved = None
         if job.solve is not None:
             source = SeededSource(seed, game, job.variants)
-            solved = registry.get(job.game).solver().solve(game.new_state(job.variants), source.resolve, job.solve).answer  # type: ignore[union-attr]
+            solver = registry.get(job.game).solver()  # a game with a solver: simulate --solve checks
+            solved = solver.solve(game.new_state(job.variants), source.resolve, job.solve).answer  # type: ignore[union-attr]
         assert outcome is not None
         out.append(Result(seed, outcome.result, outcome.score, outcome.cause, solved))
     return out
@@ -386,8 +387,8 @@ def solve_deal(rules: Any, variants: dict[str, str], seed: str, budget: Budget) 
 
     from storyteller import registry
 
-    solver = registry.get(rules.name).solver()
-    return solver.solve(rules.new_state(variants), SeededSource(seed, rules, variants).resolve, budget)
+    solver = registry.get(rules.name).solver()  # a game with a solver: the caller checks
+    return solver.solve(rules.new_state(variants), SeededSource(seed, rules, variants).resolve, budget)  # type: ignore[union-attr]
 
 
 def witness(rules: Any, variants: dict[str, str], seed: str, moves: Sequence[str], path: Path) -> Any:

@@ -455,6 +455,8 @@ def environment_class():
     class Formatter(SandboxedFormatter):
         """str.format() whose every field is sized before it is made."""
 
+        _env: Any  # a SafeEnvironment (below): it holds the render's run
+
         def __init__(self, env, **kwargs) -> None:
             super().__init__(env, **kwargs)
             self.total = 0
@@ -620,7 +622,9 @@ def environment_class():
                 if bind is None:
                     return run.spend(func(*args, **kwargs))
                 ba, make = bind(args, kwargs)
-                check(run, ba.arguments)  # may put a list in place of an iterable it had to read
+                # check is set whenever bind is (mypy cannot tell); it may put a list in place of an
+                # iterable it had to read
+                check(run, ba.arguments)  # type: ignore[misc]
                 return run.spend(make())
 
             return guarded

@@ -140,7 +140,7 @@ def stats(stats: Any, plain: bool, title: str = "Your games") -> None:
                   caption_justify="left")
     for column, justify in (("game", "left"), ("rules", "left"), ("played", "right"), ("W/L/U/A", "right"),
                             ("won", "right"), ("streak", "right"), ("score", "right"), ("words", "right")):
-        table.add_column(column, justify=justify, no_wrap=True, min_width=len(column))
+        table.add_column(column, justify=justify, no_wrap=True, min_width=len(column))  # type: ignore[arg-type]
 
     def row(name: str, rules: str, t: Any, bold: bool = False) -> None:
         mean = "-" if t.mean_score is None else f"{t.mean_score:.1f}"

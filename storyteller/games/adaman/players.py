@@ -30,6 +30,7 @@ the rules is tested, and answer with the rules' own moves.
 from __future__ import annotations
 
 from array import array
+from collections.abc import Callable
 from functools import lru_cache
 from math import exp
 
@@ -128,7 +129,7 @@ class Groups:
         self._wanted: dict[int, list[int]] = {}
         self._demand: dict[int, list[float]] = {}
         # split_total[x](mask): the cards' ranks shared into suit x, added up (16 cards at a time)
-        self.split_total = []
+        self.split_total: list[Callable[[int], float]] = []
         for x in range(6):
             parts = []
             for k in range(0, t.n, 16):
@@ -140,9 +141,11 @@ class Groups:
                 parts.append(part)
             s0, s1, *rest = parts + [[0.0]] * (3 - len(parts))
             s2 = rest[0]
+            # the tables bound as defaults: fast locals in the hot loop (mypy cannot type such lambdas,
+            # python/mypy#15459)
             self.split_total.append(
-                (lambda m, s0=s0, s1=s1, s2=s2: s0[m & 65535] + s1[m >> 16 & 65535] + s2[m >> 32]) if len(s2) > 1
-                else (lambda m, s0=s0, s1=s1: s0[m & 65535] + s1[m >> 16]))
+                (lambda m, s0=s0, s1=s1, s2=s2: s0[m & 65535] + s1[m >> 16 & 65535] + s2[m >> 32])  # type: ignore[misc]
+                if len(s2) > 1 else (lambda m, s0=s0, s1=s1: s0[m & 65535] + s1[m >> 16]))  # type: ignore[misc]
 
 
     def wanted(self, todo: int) -> list[int]:
@@ -235,14 +238,14 @@ def best_play(t: core.Tables, cap: int, res: int, court: int, unseen: int, w: di
                     elif endgame(t, cap & ~b, (res & ~paid) | b, court):
                         return c, paid, ENDGAME
         # Lost whatever is played: a personality if one can be paid for, at the least cost
-        best = None
+        least = None
         for c in core.indexes(court | cap):
             for paid in t.lean_payments(res, c, True):
-                v = (not person_mask >> c & 1, total(paid), paid.bit_count())
-                if best is None or v < best[0]:
-                    best = (v, c, paid)
-        assert best is not None
-        return best[1], best[2], BEYOND
+                order = (not person_mask >> c & 1, total(paid), paid.bit_count())
+                if least is None or order < least[0]:
+                    least = (order, c, paid)
+        assert least is not None
+        return least[1], least[2], BEYOND
 
     g = groups(t)
     plain = ~person_mask
@@ -286,10 +289,10 @@ def best_play(t: core.Tables, cap: int, res: int, court: int, unseen: int, w: di
         fresh = 0.0
         for r in fresh_cards:
             x, y = pair[r]
-            a, b = need[x], need[y]
+            a, bb = need[x], need[y]
             if third and r in third:
                 a = max(a, need[third[r]])
-            fresh += rank[r] * (a if a > b else b)
+            fresh += rank[r] * (a if a > bb else bb)
         fresh_each = w["fresh"] * fresh / room
     else:
         fresh_each = 0.0
@@ -338,7 +341,7 @@ def best_play(t: core.Tables, cap: int, res: int, court: int, unseen: int, w: di
     # by the number of resources left: the refill's risks and gains (target in the capital, at court)
     tails_of: tuple[dict, dict] = ({}, {})
     best_value = None
-    best_at = None
+    best_at = (0, 0)  # read only once best_value is set
     best = (0, 0, PLAIN)
     for minus_head, ci, c, pays, delta in heads:
         head = -minus_head

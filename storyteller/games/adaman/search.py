@@ -258,6 +258,7 @@ def plan(t: core.Tables, waits: int, slot: int, cap: int, res: int, court: int, 
                 best = (move, v)
                 if v >= 1.0 - 1e-12:
                     break
+        assert best is not None  # two moves or more were weighed
         return best[0], best[1], tried, ("exact",)
     cards = list(core.indexes(unseen))
     most = max(n for _, n in rounds)
@@ -281,5 +282,5 @@ def plan(t: core.Tables, waits: int, slot: int, cap: int, res: int, court: int, 
             break  # nothing wins: more samples will not tell the plays apart
         alive = sorted(alive[:keep])
     tried = sum(1 for k in done if k)
-    best = min(alive, key=lambda i: (-won[i] / done[i], i))
-    return moves[best], won[best] / done[best], tried, ("sampled", won[best], done[best])
+    chosen = min(alive, key=lambda i: (-won[i] / done[i], i))
+    return moves[chosen], won[chosen] / done[chosen], tried, ("sampled", won[chosen], done[chosen])

@@ -297,14 +297,14 @@ class CarddomState(GameState):
         if self.position is None and verb in ("move", "explore", "take"):
             return "enter the realm first, at one of the two front stacks"
         if verb == "move":
-            stacks = ", ".join(map(str, neighbours(self.position)))
+            stacks = ", ".join(map(str, neighbours(self.position)))  # type: ignore[arg-type]
             return f"from stack {self.position} you can only move to stacks {stacks}"
         if verb == "explore":
             return "this stack is fully revealed: all four of its cards are face up"
         if isinstance(move, Take):
             if self.position in self.taken_from:
                 return "you already took a card from this stack: one card per stack, ever"
-            if move.card not in self.stacks[self.position - 1]:  # type: ignore[index]
+            if move.card not in self.stacks[self.position - 1]:  # type: ignore[operator]
                 return f"{move.card} is not a revealed card of this stack"
             return f"the {card(move.card).name} shares neither a rank nor a suit with any card you hold"
         return "the overlord can only be faced from one of the two back-row stacks (7 or 8)"

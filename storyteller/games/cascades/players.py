@@ -88,7 +88,7 @@ class CascadesGreedy:
     cards seen, with a guess for the ones face down (see the module docstring)."""
 
     def __init__(self) -> None:
-        self.plans: dict[tuple, tuple[Move, str]] = {}
+        self.plans: dict[tuple, tuple[Move, str, tuple]] = {}
         self.guess: dict[int, str] = {}  # the last plan's guess: slot -> the card face down there
         self.line: dict[int, int] = {}  # the last plan's plays (3 * card + tier index) -> their order
 

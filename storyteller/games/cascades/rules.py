@@ -345,7 +345,7 @@ class CascadesState(GameState):
         if code == WAITS_TIER_3:
             return f"the second {rank} in tier 1 needs {a(rank)} in tier 3 first"
         end = self.end(tier)
-        return f"{label(card_id)} shares no suit with {label(end)} at the end of tier {tier}"
+        return f"{label(card_id)} shares no suit with {label(end)} at the end of tier {tier}"  # type: ignore[arg-type]
 
     def playable(self, card_id: str) -> bool:
         return bool(self.fitting(card_id))

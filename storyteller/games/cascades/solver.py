@@ -81,11 +81,11 @@ def shuffled(items: Sequence, *salt: str) -> list:
     return out
 
 
-def rank_table(rank: str) -> tuple[list[tuple[int, int, int]], list[tuple[tuple[int, int], ...]]]:
+def rank_table(rank: str) -> tuple[list[tuple[int, ...]], list[tuple[tuple[int, int], ...]]]:
     """Every (tier 1, tier 2, tier 3) count of ``rank`` the placing rule can reach from
     none, and for each the (tier index 0-2, next state) pairs it allows, suits aside."""
-    states = [(0, 0, 0)]
-    index = {(0, 0, 0): 0}
+    states: list[tuple[int, ...]] = [(0, 0, 0)]
+    index: dict[tuple[int, ...], int] = {(0, 0, 0): 0}
     trans: list[tuple[tuple[int, int], ...]] = []
     i = 0
     while i < len(states):
@@ -154,15 +154,17 @@ class Deck:
             for r, (_, trans) in enumerate(tables)
         ]
         self.card_moves = [self.moves[self.rank[c]] for c in range(n)]  # by code
-        self._weights: dict[int, list[tuple[int, int, int]]] = {}
+        self._weights: dict[int, list[tuple[int, ...]]] = {}
 
-    def weights(self, k: int) -> list[tuple[int, int, int]]:
+    def weights(self, k: int) -> list[tuple[int, ...]]:
         """The order try ``k`` of a search tries plays in, for each card and tier (lower
         first): try 0 takes cards with fewer suits first, then lower tiers (tier 3 first);
         later tries shuffle that a little, each its own way."""
         if k not in self._weights:
             draw = seeded("cascades search", str(k)).random if k else None
             out = []
+            a: float
+            b: float
             for c in range(self.size):
                 by_tier = []
                 for t in range(TIERS):
@@ -303,7 +305,9 @@ class Search:
         self.guessed = [len(pile) for pile in self.res]  # where each reserve's guessed cards start
         self.eager = 0  # how much sooner a play that turns up a guessed card is tried
         self.prefer: dict[int, int] = {}  # 3 * card + tier index -> its order, before any other (an earlier plan)
-        self.stop = self.last = self.deadline = None
+        self.stop = 0  # set by find before the search runs, as are the two below
+        self.last = False
+        self.deadline: float | None = None
 
     # -- the position ----------------------------------------------------------------
 
@@ -324,16 +328,17 @@ class Search:
             p, o, allow = self.p, self.o, self.allow
         cyc = self.cyc
         n = len(cyc)
-        known = _TURNS.get((n, p, o))
+        # o and allow are given with p (mypy cannot tell)
+        known = _TURNS.get((n, p, o))  # type: ignore[arg-type]
         if known is None:
-            known = _TURNS[(n, p, o)] = _turns(n, p, o)
+            known = _TURNS[(n, p, o)] = _turns(n, p, o)  # type: ignore[index, arg-type]
         tops, opens = known
         deck = self.deck
         card_moves, rank, rs, w = deck.card_moves, deck.rank, self.rs, self.weights
         cbit, suit_cards = deck.cbit, deck.suit_cards
         prefer = self.prefer
         e0, e1, e2 = self.ends
-        a0, a1, a2 = allow & _ONE, allow >> FIELD & _ONE, allow >> 2 * FIELD
+        a0, a1, a2 = allow & _ONE, allow >> FIELD & _ONE, allow >> 2 * FIELD  # type: ignore[operator]
         fit = (a0 & suit_cards[e0] if e0 else a0, a1 & suit_cards[e1] if e1 else a1, a2 & suit_cards[e2] if e2 else a2)
         fits = fit[0] | fit[1] | fit[2]
         out = []
@@ -341,7 +346,7 @@ class Search:
             pile = self.res[k]
             i = self.rp[k]
             if i < len(pile) and cbit[pile[i]] & fits:
-                if k < o:
+                if k < o:  # type: ignore[operator]
                     dk, qk, ok = 0, p, o
                 elif opens[k] is not None:
                     dk, qk = opens[k]

@@ -318,6 +318,7 @@ class HexaractGreedy:
             v = max(settled(ev, state.harm, board, marks, s, state.ace_rewards) for s in turn.payments(supply, others))
             if best is None or v > best + 1e-12:
                 best, best_move = v, move
+        assert best_move is not None  # the rules ask only when there is a token to pay
         card = decktet.name(best_move.card)
         held = state.held(best_move.suit)
         if held > 1:

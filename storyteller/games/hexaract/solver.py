@@ -44,6 +44,7 @@ the easier games can be won; those stay "unknown" unless the whole real game is 
 from __future__ import annotations
 
 import time
+from typing import Any, cast
 
 from storyteller.core.engine import Budget, Roll, Verdict, Draw
 from storyteller.games.hexaract import core as turn
@@ -177,7 +178,7 @@ class _Search:
         self.deck: list[str | None] = [None] * start.deck_drawn
         for slot in range(start.deck_drawn, len(DECK)):
             options = frozenset(c for c in DECK if c not in seen)
-            card = reveal(Draw(deal=0, slot=slot, to=journey_to(0), options=options))
+            card = cast(str, reveal(Draw(deal=0, slot=slot, to=journey_to(0), options=options)))
             seen.add(card)
             self.deck.append(card)
         # For each place in the deck: the suits the cards from there on can give, and
@@ -185,9 +186,9 @@ class _Search:
         self.gives = [0] * (len(DECK) + 1)
         self.crowns = [False] * (len(DECK) + 1)
         # and the tokens of each suit they can use (see _caps).
-        self.deck_caps = [(1,) * 6] * (len(DECK) + 1)
+        self.deck_caps: list[tuple[int, ...]] = [(1,) * 6] * (len(DECK) + 1)
         for slot in range(len(DECK) - 1, start.deck_drawn - 1, -1):
-            card = self.deck[slot]
+            card = cast(str, self.deck[slot])  # dealt above, as every slot from deck_drawn on
             self.gives[slot] = self.gives[slot + 1] | (turn.MASK[card] if KIND[card] != LOCATION else 0)
             self.crowns[slot] = self.crowns[slot + 1] or CROWN[card]
             uses = {EVENT: 2, LOCATION: 1 if mode == "exact" else turn.NEED[card]}.get(KIND[card], 0)
@@ -271,12 +272,12 @@ class _Search:
         """From the end of a turn (payments made, events passed): refill, then the next turn.
         (A list of (plan, supply after payments) for the turns to come, [] when the game is
         already won, None when no line was found; whether the search was exhaustive.)"""
-        j, m, e = list(board), list(marks), list(exhausted)
+        jl, ml, el = list(board), list(marks), list(exhausted)
         for place in range(3):
-            if j[place] is None and drawn < len(DECK):
-                j[place], m[place], e[place] = self.deck[drawn], 0, False
+            if jl[place] is None and drawn < len(DECK):
+                jl[place], ml[place], el[place] = self.deck[drawn], 0, False
                 drawn += 1
-        j, m, e = tuple(j), tuple(m), tuple(e)
+        j, m, e = tuple(jl), tuple(ml), tuple(el)
         if self.free:
             supply, rewards = FULL, ()
         if drawn == len(DECK) and j == EMPTY:
@@ -296,12 +297,12 @@ class _Search:
 
     def _look(self, number, drawn, board, marks, exhausted, supply, rewards, harm) -> float:
         self._tick()  # a position looked at, if not searched from
-        j, m, e = list(board), list(marks), list(exhausted)
+        jl, ml, el = list(board), list(marks), list(exhausted)
         for place in range(3):
-            if j[place] is None and drawn < len(DECK):
-                j[place], m[place], e[place] = self.deck[drawn], 0, False
+            if jl[place] is None and drawn < len(DECK):
+                jl[place], ml[place], el[place] = self.deck[drawn], 0, False
                 drawn += 1
-        j, m, e = tuple(j), tuple(m), tuple(e)
+        j, m, e = tuple(jl), tuple(ml), tuple(el)
         if drawn == len(DECK) and j == EMPTY:
             return 1e12 if all(supply) else -1e12
         ev = self.judges.get(drawn)
@@ -436,7 +437,7 @@ class _Search:
         cannot, the position is lost here (the proof of :meth:`_lost_in_easier`): a bound on
         harm as strong as an exact search of harm alone. Its answers are remembered, lost
         and won (a position won with some harm is won with less), so each is searched once."""
-        o = self.oracle
+        o: _Search = self.oracle  # type: ignore[assignment]  # asked only when there is one (see _win)
         there = self._there(node, True)
         if o.won.get(there[:5], -1) >= there[7]:
             return True
@@ -473,7 +474,8 @@ class _Search:
         ev = self.judges.get(drawn)
         if ev is None:
             ev = self.judges[drawn] = Evaluator(self.deck[drawn:])  # its memos serve every line
-        children = []
+        # (-score, order, plan, paid, board, marks, exhausted, ace rewards, harm) of each turn
+        children: list[tuple[float, int, Any, tuple, tuple, tuple, tuple, tuple, int]] = []
         for position, plan in ends.items():
             j2, m2, s2, a2 = position
             if j2 == EMPTY and drawn == len(DECK):
@@ -495,7 +497,7 @@ class _Search:
             top = [(-self._lookahead(number, drawn, *c[4:7], c[3], *c[7:]), *c[1:]) for c in top]
             top.sort()
             children[:self.look] = top
-        tried = set()
+        tried: set[tuple] = set()
         exhaustive = True
         for _, _, plan, paid, board, marks2, ex2, a2, h2 in children:
             key = (board, marks2, self._capped(drawn, board, marks2, ex2, paid), a2, h2)

@@ -96,10 +96,10 @@ def roll_text(state: HexaractState, plain: bool) -> Text:
             out.append(f"({d})" if plain else str(d), style="dim strike")
         else:
             out.append(str(d), style="bold")
-    used = [d for d, u in zip(state.roll, state.used) if u]
+    spent = [d for d, u in zip(state.roll, state.used) if u]
     out.append("   ")
-    if used:
-        out.append(f"used: {' '.join(map(str, used))}" + ("  " if plain else ""), style="dim")
+    if spent:
+        out.append(f"used: {' '.join(map(str, spent))}" + ("  " if plain else ""), style="dim")
         if not plain:
             out.append("  ")
     out.append(f"couplets {state.couplets} of {MAX_COUPLETS}")
