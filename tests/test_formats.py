@@ -72,10 +72,6 @@ def split_front_matter(text: str) -> tuple[dict[str, object], str]:
     return props, body
 
 
-def inline_texts(tokens) -> list[str]:
-    return [t.content for t in tokens if t.type == "inline"]
-
-
 # -- Obsidian -------------------------------------------------------------------------------
 
 

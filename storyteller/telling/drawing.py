@@ -50,9 +50,6 @@ SUIT_PATHS: dict[str, str] = {
     "Knots": "M50 4 L62 16 L56 22 L50 16 L26 40 L36 50 L26 60 L50 84 L74 60 L64 50 L74 40 L50 16 L56 22 "
              "L62 16 L96 50 L50 96 L4 50 Z M50 36 L64 50 L50 64 L36 50 Z",
 }
-DECKTET_SUITS = ("Moons", "Suns", "Waves", "Leaves", "Wyrms", "Knots")
-PIQUET_SUITS = ("Clovers", "Hearts", "Spades", "Diamonds")
-RED = {"Hearts", "Diamonds"}
 
 STYLE = """
 .st-bg { fill: #fbf8f1; }

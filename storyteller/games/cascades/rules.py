@@ -113,11 +113,6 @@ def a(rank: str) -> str:
     return f"{'an' if rank in ('8', 'Ace') else 'a'} {rank}"
 
 
-def turn_tops(cycle: list[str]) -> list[str]:
-    """The cards left on top of the waste, turn after turn, going through ``cycle``."""
-    return [cycle[min(i + TURN - 1, len(cycle) - 1)] for i in range(0, len(cycle), TURN)]
-
-
 # -- the placing rule -----------------------------------------------------------------------
 #
 # Written once, here, and used by everything that asks whether a card may go on a tier:
@@ -413,15 +408,6 @@ class CascadesState(GameState):
 
     # -- the end -------------------------------------------------------------------------
 
-    def reachable_tops(self) -> list[str]:
-        """Every card that turning alone (no play) can leave on top of the waste, now or later."""
-        if any(isinstance(i, int) for i in self.stock):
-            raise RuntimeError("unseen cards are still in the stock")  # only before pass 1 ends
-        out = [self.waste[-1]] if self.waste else []
-        out += turn_tops(self.stock)  # the rest of this pass
-        out += turn_tops(self.waste + self.stock)  # every later pass, the same cycle again
-        return out
-
     def stuck(self) -> bool:
         """All reserves open and nothing can ever be played again (see the module docstring).
 
@@ -448,7 +434,9 @@ class CascadesState(GameState):
         return not any(fits(c) for c in self._reachable())
 
     def _reachable(self):
-        """``reachable_tops``, one card at a time, without building the lists."""
+        """Every card that turning alone (no play) can leave on top of the waste, now or later,
+        one at a time: the top now, those of the rest of this pass, then those of every later
+        pass (the waste and the stock, the same cycle again)."""
         waste, stock = self.waste, self.stock
         if waste:
             yield waste[-1]
