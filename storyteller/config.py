@@ -49,9 +49,10 @@ import datetime
 import os
 import re
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from storyteller.core.formats import NAMES as FORMATS  # export.format takes any export format
 from storyteller.core.formats import PAPERS as PAGES
@@ -62,7 +63,8 @@ PAPERS = tuple(PAGES)  # the first is the default
 TRUE = ("true", "yes", "on", "1")
 FALSE = ("false", "no", "off", "0")
 SPEC = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*(=[A-Za-z0-9_.-]+)?$")  # NAME or NAME=VALUE
-HEADER = "# storyteller settings (see `storyteller config show`); `storyteller config set` changes only the key it sets.\n"
+HEADER = ("# storyteller settings (see `storyteller config show`); "
+          "`storyteller config set` changes only the key it sets.\n")
 
 
 class ConfigError(Exception):

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import importlib
 import json
-from functools import cached_property, lru_cache
+from functools import cached_property, cache
 from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -96,7 +96,7 @@ class Registration:
         return f"Registration({self.name!r})"
 
     @cached_property
-    def rules(self) -> "Game":
+    def rules(self) -> Game:
         rules = _load(self._refs["rules"])
         if getattr(rules, "name", None) != self.name:
             raise RegistryError(f"the game registered as '{self.name}' calls itself '{getattr(rules, 'name', '?')}'")
@@ -121,7 +121,7 @@ class Registration:
         """Whether the game has the player behind *Hint* (``greedy``)."""
         return "greedy" in self._players
 
-    def policy(self, name: str = "greedy") -> "Policy | None":
+    def policy(self, name: str = "greedy") -> Policy | None:
         """A new built-in player for one game, or None if the game has none of that name."""
         ref = self._players.get(name)
         return _load(ref)() if ref is not None else None
@@ -130,12 +130,12 @@ class Registration:
     def has_solver(self) -> bool:
         return self._solver is not None
 
-    def solver(self) -> "Solver | None":
+    def solver(self) -> Solver | None:
         """A new solver for deals with every card known, or None if the game has none."""
         return _load(self._solver)() if self._solver is not None else None
 
     @cached_property
-    def teller(self) -> "Teller":
+    def teller(self) -> Teller:
         return _load(self._refs["teller"])(self)
 
     @cached_property
@@ -152,7 +152,7 @@ class Registration:
         return _load(ref) if ref is not None else None
 
     @cached_property
-    def view(self) -> "View":
+    def view(self) -> View:
         return _load(self._refs["view"])(self)
 
     @cached_property
@@ -187,13 +187,13 @@ def _entry_points() -> list[metadata.EntryPoint]:
     return list(seen.values())
 
 
-@lru_cache(maxsize=None)
+@cache
 def names() -> tuple[str, ...]:
     """Every registered game's name, without loading any of them."""
     return tuple(ep.name for ep in _entry_points())
 
 
-@lru_cache(maxsize=None)
+@cache
 def get(name: str) -> Registration:
     key = name.strip().lower()
     for ep in _entry_points():
@@ -203,13 +203,14 @@ def get(name: str) -> Registration:
             except Exception as e:  # someone else's package: say which game broke, and how
                 raise RegistryError(f"the game '{key}' cannot be loaded ({type(e).__name__}: {e})") from None
             if not isinstance(reg, Registration) or reg.name != key:
-                raise RegistryError(f"the entry point '{key}' ({ep.value}) is not the Registration of a game named '{key}'")
+                raise RegistryError(f"the entry point '{key}' ({ep.value}) "
+                                    f"is not the Registration of a game named '{key}'")
             return reg
     known = ", ".join(names()) or "none: reinstall storyteller"
     raise RegistryError(f"unknown game '{name}' (games: {known})")
 
 
-def rules(name: str) -> "Game":
+def rules(name: str) -> Game:
     """The rules of a registered game."""
     reg = get(name)
     try:

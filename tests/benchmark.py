@@ -38,11 +38,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from storyteller import registry  # noqa: E402
-from storyteller.registry import names as game_names, rules as get_game  # noqa: E402
-from storyteller.log.file import read  # noqa: E402
-from storyteller.core.rng import Stream  # noqa: E402
-from storyteller.play.session import Session, walk  # noqa: E402
+from storyteller import registry
+from storyteller.registry import names as game_names, rules as get_game
+from storyteller.log.file import read
+from storyteller.core.rng import Stream
+from storyteller.play.session import Session, walk
 
 
 def median_time(cmd: list[str], runs: int = 15, env: dict | None = None) -> float:
@@ -121,13 +121,15 @@ def sessions_speed(count: int = 2_000) -> None:
             times.append(time.perf_counter() - start)
         assert len(found) == count and all(s.status != "unreadable" for s in found)
         size = sum(p.stat().st_size for p in folder.iterdir()) / 1e6
-        print(f"sessions: {count:,} logs ({size:.0f} MB) summarized in {statistics.median(times):.3f} s (median of 5; goal < 0.3 s)")
+        print(f"sessions: {count:,} logs ({size:.0f} MB) summarized in {statistics.median(times):.3f} s "
+              "(median of 5; goal < 0.3 s)")
         import os
 
         env = dict(os.environ, STORYTELLER_HOME=str(Path(tmp)), STORYTELLER_CONFIG=str(Path(tmp) / "none.toml"))
         helped = median_time([sys.executable, "-m", "storyteller", "--help"], env=env)
         listed = median_time([sys.executable, "-m", "storyteller", "sessions"], env=env)
-        print(f"sessions: storyteller sessions over {count:,} logs {listed * 1000:.0f} ms, --help {helped * 1000:.0f} ms, "
+        print(f"sessions: storyteller sessions over {count:,} logs {listed * 1000:.0f} ms, "
+              f"--help {helped * 1000:.0f} ms, "
               f"ratio {listed / helped:.2f} (goal <= 3)")
 
 
@@ -173,7 +175,8 @@ def export_speed(rounds: int = 25) -> None:
             least.append(median_time([sys.executable, str(minimal), str(biggest), "--story"], runs=1))
     ratio = statistics.median(a / b for a, b in zip(ours, least))
     print(f"export: storyteller export {biggest.name} --story {statistics.median(ours) * 1000:.0f} ms, minimal Typer + "
-          f"Jinja2 command {statistics.median(least) * 1000:.0f} ms, ratio {ratio:.2f} (median of {rounds} pairs; goal <= 1.3)")
+          f"Jinja2 command {statistics.median(least) * 1000:.0f} ms, ratio {ratio:.2f} "
+                f"(median of {rounds} pairs; goal <= 1.3)")
 
 
 def instructions(cmd: list[str]) -> int:
@@ -228,7 +231,8 @@ def html_speed(rounds: int = 25) -> None:
         note.append(median_time([script, "export", str(biggest), "--story", "--format", "markdown"], runs=1))
     ratio = statistics.median(a / b for a, b in zip(page, note))
     print(f"html: storyteller export {biggest.name} --story --format html {statistics.median(page) * 1000:.0f} ms, "
-          f"markdown {statistics.median(note) * 1000:.0f} ms, ratio {ratio:.2f} (median of {rounds} pairs; goal <= 1.5)")
+          f"markdown {statistics.median(note) * 1000:.0f} ms, ratio {ratio:.2f} "
+                f"(median of {rounds} pairs; goal <= 1.5)")
 
 
 def questions_speed(count: int = 2_000) -> None:
@@ -383,13 +387,14 @@ def decision_speed(games: int = 20) -> None:
                     state.apply(action.move)
                     made += 1
             print(f"decisions: {game} {name}: {len(times):,} decisions over seeds 0..{count - 1}, "
-                  f"mean {1000 * statistics.mean(times):.1f} ms, worst {1000 * max(times):.0f} ms (goal: worst <= 1,000 ms)",
+                  f"mean {1000 * statistics.mean(times):.1f} ms, worst {1000 * max(times):.0f} ms "
+                        "(goal: worst <= 1,000 ms)",
                   flush=True)
 
 
 BENCHMARKS = {"startup": startup, "replay": replay_speed, "sessions": sessions_speed, "export": export_speed,
-              "export-instructions": export_instructions,
-              "html": html_speed, "questions": questions_speed, "analyse": analyse_speed, "decisions": decision_speed, "fuzz": fuzz, "simulate": simulate_speed}
+              "export-instructions": export_instructions, "html": html_speed, "questions": questions_speed,
+              "analyse": analyse_speed, "decisions": decision_speed, "fuzz": fuzz, "simulate": simulate_speed}
 
 if __name__ == "__main__":
     args = sys.argv[1:]

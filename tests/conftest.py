@@ -25,6 +25,10 @@ def home(tmp_path, monkeypatch) -> Path:
     for name in ("STORYTELLER_QUESTIONS", "STORYTELLER_EXPORT_FORMAT"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.delenv("NO_COLOR", raising=False)
+    # pytest-xdist's workers set the width of a terminal they do not have; a program in a
+    # real terminal (pexpect's pty) sizes itself from that terminal, as at a player's.
+    for name in ("COLUMNS", "LINES"):
+        monkeypatch.delenv(name, raising=False)
     return folder
 
 

@@ -19,12 +19,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from helpers import variant_sets  # noqa: E402
+from helpers import variant_sets
 
-from storyteller import registry  # noqa: E402
-from storyteller.core.engine import Draw  # noqa: E402
-from storyteller.core.rng import Stream  # noqa: E402
-from storyteller.play.session import SeededSource  # noqa: E402
+from storyteller import registry
+from storyteller.core.engine import Draw
+from storyteller.core.rng import Stream
+from storyteller.play.session import SeededSource
 
 BUILT_IN = ("carddom", "adaman", "cascades", "hexaract")
 

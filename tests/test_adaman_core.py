@@ -59,9 +59,10 @@ def play_both(seed: str, specs: list[str], chooser) -> int:
         by_move = {as_move(t, pos[0], c, p): (c, p) for c, p in moves}
         assert set(by_move) == set(legal), f"seed {seed}: the core's moves differ from the rules'"
         if pos[0] == core.PLAY:  # and each target's payments come in the rules' order
-            for target in set(m.target for m in legal):
+            for target in {m.target for m in legal}:
                 c = t.index[target]
-                assert [t.cards(p) for p in t.payments(pos[3], c)] == [list(p) for p in payments(state.resources, target)]
+                assert [t.cards(p) for p in t.payments(pos[3], c)] == [list(p)
+                                                                       for p in payments(state.resources, target)]
         move = chooser(state, legal)
         state.apply(move)
         settle(state, source)
@@ -74,7 +75,7 @@ def test_random_games_agree_step_by_step(specs):
     ends = set()
     for seed in map(str, range(40)):
         pick = Stream(seed, "core agreement")
-        ends.add(play_both(seed, specs, lambda state, legal: pick.choice(legal)))
+        ends.add(play_both(seed, specs, lambda state, legal, pick=pick: pick.choice(legal)))
     assert ends >= {core.LOST}
 
 
@@ -83,7 +84,7 @@ def test_greedy_games_agree_step_by_step(specs):
     ends = set()
     for seed in map(str, range(25)):
         policy = REG.policy("greedy")
-        ends.add(play_both(seed, specs, lambda state, legal: policy.choose(state).action.move))
+        ends.add(play_both(seed, specs, lambda state, legal, policy=policy: policy.choose(state).action.move))
     if not specs or specs == ["extended"]:
         assert core.WON in ends  # the win (no refill) is met too
 

@@ -228,7 +228,8 @@ def test_court_personality_can_be_controlled_and_court_is_not_refilled():
 
 
 FIVE = ["author", "painter", "savage", "sailor", "soldier"]
-CROWDED = ["sea", "castle", "desert", "ace-of-moons", "journey"] + ["mountain"] + FIVE + ["forest", "pact", "discovery", "market"]
+CROWDED = (["sea", "castle", "desert", "ace-of-moons", "journey"] + ["mountain"] + FIVE
+           + ["forest", "pact", "discovery", "market"])
 
 
 def test_refill_sends_a_personality_to_court():
@@ -255,7 +256,8 @@ def test_sixth_court_card_during_a_refill_is_utter_loss():
 
 def test_win_ends_at_once_without_refill_and_scores_resources_left():
     # A hand-made position: the ten other personalities are already controlled.
-    state, source = start(["bard", "sea", "castle", "desert", "ace-of-moons", "pact", "mountain", "forest", "journey", "cave"])
+    state, _source = start(["bard", "sea", "castle", "desert", "ace-of-moons", "pact", "mountain", "forest", "journey",
+                            "cave"])
     people = [c for c in BASIC if is_personality(c) and c != "bard"]
     state.controlled = list(people)
     action = control_action(state, "bard", ["pact", "mountain"])
@@ -359,7 +361,7 @@ def test_excuse_move_refused_with_a_reason():
 
 def test_extra_personalities_must_be_controlled_and_rank_ten():
     v = variants(extra_personalities="1")
-    state, source = start(["watchman"] + CAPITAL[1:] + RESOURCES, v)
+    state, _source = start(["watchman"] + CAPITAL[1:] + RESOURCES, v)
     assert "watchman" in state.to_control() and RANK["watchman"] == 10
     assert "control watchman with pact" not in keys(state)  # 9 < 10
     assert "control watchman with forest+pact" in keys(state)  # Moons 5 + 9
@@ -498,7 +500,8 @@ def test_each_ending_has_its_cause():
     capital = ["huntress", "bard", "pact", "diplomat", "castle"]
     state, _ = start(capital + ["ace-of-waves", "ace-of-leaves", "ace-of-wyrms", "origin", "ace-of-knots"])
     assert (state.outcome.result, state.outcome.cause) == ("lost", "stalled")
-    state, _ = start(["bard", "sea", "castle", "desert", "ace-of-moons", "pact", "mountain", "forest", "journey", "cave"])
+    state, _ = start(["bard", "sea", "castle", "desert", "ace-of-moons", "pact", "mountain", "forest", "journey",
+                      "cave"])
     state.controlled = [c for c in BASIC if is_personality(c) and c != "bard"]
     state.apply(GAME.parse("control bard with mountain+pact"))
     assert (state.outcome.result, state.outcome.cause) == ("won", "all-controlled")

@@ -115,7 +115,8 @@ def test_the_same_log_gives_the_same_analysis_in_another_process():
     outs = []
     for salt in ("1", "4242"):
         env = dict(os.environ, PYTHONHASHSEED=salt)
-        r = subprocess.run([sys.executable, "-c", PROBE, str(log)], capture_output=True, text=True, env=env, timeout=300)
+        r = subprocess.run([sys.executable, "-c", PROBE, str(log)], capture_output=True, text=True, env=env,
+                           timeout=300)
         assert r.returncode == 0, r.stderr
         outs.append(r.stdout)
     assert outs[0] == outs[1]

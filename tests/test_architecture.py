@@ -24,14 +24,15 @@ layer or a lower one):
 from __future__ import annotations
 
 import ast
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "storyteller"
 GAME_DIRS = sorted(p.parent for p in (PACKAGE / "games").glob("*/__init__.py"))
-RULES = sorted(p for d in GAME_DIRS for p in d.glob("*.py") if p.stem in ("rules", "core", "players", "search", "solver"))
+RULES = sorted(p for d in GAME_DIRS for p in d.glob("*.py")
+               if p.stem in ("rules", "core", "players", "search", "solver"))
 TELLERS = sorted(d / "story.py" for d in GAME_DIRS) + [PACKAGE / "telling" / "meanings.py"]
 
 LAYER_OF_GAME_PART = {"__init__": 0, "rules": 1, "core": 1, "players": 2, "search": 2, "solver": 2, "questions": 6,
@@ -58,7 +59,8 @@ def layer(module: str) -> int:
         return 0
     if parts[0] == "games" and len(parts) >= 2:
         part = parts[2] if len(parts) > 2 else "__init__"
-        assert part in LAYER_OF_GAME_PART, f"{module}: a game module's name says its role ({', '.join(LAYER_OF_GAME_PART)})"
+        assert part in LAYER_OF_GAME_PART, \
+            f"{module}: a game module's name says its role ({', '.join(LAYER_OF_GAME_PART)})"
         return LAYER_OF_GAME_PART[part]
     assert parts[0] in LAYER_OF_PACKAGE, f"{module}: which layer is it in? (add it to this test)"
     return LAYER_OF_PACKAGE[parts[0]]
@@ -96,7 +98,7 @@ def imports(path: Path) -> list[tuple[str, list[str], int]]:
     return out
 
 
-@lru_cache(maxsize=None)
+@cache
 def graph() -> dict[str, set[tuple[str, int]]]:
     """Each module's imports of storyteller's modules (a name imported from a package that
     is a module counts as that module; importing a module runs its packages too)."""
@@ -183,7 +185,8 @@ def test_every_game_is_one_package_with_parts_named_for_their_roles():
 
 @pytest.mark.parametrize("path", RULES, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_rules_and_players_import_no_words_files_or_terminal(path):
-    allowed = ("storyteller.core.engine", "storyteller.core.cards", "storyteller.core.decktet", "storyteller.core.words",
+    allowed = ("storyteller.core.engine", "storyteller.core.cards", "storyteller.core.decktet",
+               "storyteller.core.words",
                "storyteller.core.rng", "storyteller.games")
     for module, names, line in imports(path):
         for full in [f"{module}.{n}" for n in names if f"{module}.{n}" in MODULES] or [module]:
@@ -225,7 +228,7 @@ def test_games_are_found_only_through_their_registrations():
                 name = node.func.id if isinstance(node.func, ast.Name) else node.func.attr
                 where = f"{path.relative_to(PACKAGE)}:{node.lineno}"
                 assert name != "import_module", f"{where} imports a module by name"
-                assert not (name in ("getattr", "hasattr") and len(node.args) != 2 or name == "hasattr"), \
+                assert not ((name in ("getattr", "hasattr") and len(node.args) != 2) or name == "hasattr"), \
                     f"{where} probes for an optional attribute"
 
 

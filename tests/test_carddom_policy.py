@@ -133,7 +133,8 @@ def next_reveals(state) -> set[int]:
     return out
 
 
-@pytest.mark.parametrize("variants", [STANDARD, {"jokers": "taken", "overlord": "anywhere"}], ids=["standard", "taken-anywhere"])
+@pytest.mark.parametrize("variants", [STANDARD, {"jokers": "taken", "overlord": "anywhere"}],
+                         ids=["standard", "taken-anywhere"])
 def test_the_frontier_and_the_takes_the_policy_sees_are_the_rules(variants):
     checked = 0
     for state in random_states(25, variants):
@@ -257,7 +258,8 @@ def test_the_chance_of_winning_by_facing_now_is_the_share_of_subduable_unseen_ca
 
 
 def test_it_never_faces_the_overlord_with_a_hand_that_cannot_subdue_any():
-    state = settle(GAME.new_state({"jokers": "revealed", "overlord": "anywhere"}), Stacked(SeededSource("4", GAME, STANDARD).deal(0)))
+    state = settle(GAME.new_state({"jokers": "revealed", "overlord": "anywhere"}),
+                   Stacked(SeededSource("4", GAME, STANDARD).deal(0)))
     assert "face" in [m.key for m in state.moves()]
     hint = CarddomGreedy().choose(state)
     assert hint.action.key == "enter 1"

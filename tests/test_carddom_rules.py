@@ -34,7 +34,7 @@ def deal(character: str, overlord: str = "QD", **placed: str) -> list[str]:
 
 def start(cards, variants=(), rolls=()):
     state = GAME.new_state(GAME.parse_variants(list(variants)))
-    source = Stacked(cards) if isinstance(cards, list) else Stacked(cards)
+    source = Stacked(cards)
     settle(state, source)
     return state, source
 

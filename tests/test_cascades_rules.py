@@ -315,7 +315,7 @@ def test_courts_follow_the_same_limits():
 
 
 def test_a_terminal_view_has_what_it_needs():
-    state, source = start(deal({11: "author", 0: "sea"}))
+    state, _source = start(deal({11: "author", 0: "sea"}))
     assert state.end(1) == "author" and state.end(2) is None
     assert state.lacks(1) == ["3", "4", "5", "6", "7", "8", "9", "Ace", "Ace", "Crown", "Crown"]
     assert len(state.lacks(2)) == 12
@@ -392,7 +392,7 @@ def test_every_card_in_a_tier_wins():
 
 
 def test_rule_errors_name_the_rule():
-    state, source = start(deal({11: "author"}))
+    state, _source = start(deal({11: "author"}))
     with pytest.raises(RuleError, match="not a Cascades move"):
         state.apply(GAME.parse("build castle"))
     with pytest.raises(RuleError, match="no tier 4"):
@@ -478,7 +478,7 @@ def _check_placing_agrees(state) -> None:
     def mask(card_id):
         return sum(bits[s] for s in decktet.get(card_id).suits) if card_id else 0
 
-    sources = dict((card_id, k) for k, card_id in state.sources())
+    sources = {card_id: k for k, card_id in state.sources()}
     for card_id in GAME.deck({"pawns-courts": "on" if state.pawns_courts else "off"}):
         rank = decktet.get(card_id).rank
         for t in (1, 2, 3):

@@ -147,7 +147,8 @@ def test_a_game_already_over_is_answered_at_once():
 def brute(state, source, memo) -> bool:
     """Winnable, by the rules' own moves only: from each position every play after any
     number of turns (turning alone goes round and round, so it stops at a repeat)."""
-    key = (tuple(map(tuple, state.tiers)), tuple(state.waste), tuple(state.stock), tuple(map(tuple, state.reserves)), state.opened)
+    key = (tuple(map(tuple, state.tiers)), tuple(state.waste), tuple(state.stock), tuple(map(tuple, state.reserves)),
+           state.opened)
     if key in memo:
         return memo[key]
     result = False
@@ -163,7 +164,8 @@ def brute(state, source, memo) -> bool:
                 child = cur.clone()
                 child.apply(move)
                 settle(child, source)
-                if (child.outcome is not None and child.outcome.won) or (child.outcome is None and brute(child, source, memo)):
+                if (child.outcome is not None and child.outcome.won) or (
+                        child.outcome is None and brute(child, source, memo)):
                     result = True
                     break
         if result or Turn() not in moves:
@@ -237,7 +239,7 @@ def test_the_next_plays_of_the_search_are_exactly_the_rules(variants):
         search = known(state, source.resolve)
         steps = {search.describe(s) for s in search.steps()}
         found = set()
-        probe, turns = state.clone(), 0
+        probe = state.clone()
         for _ in range(2 * (len(state.waste) + len(state.stock)) + 12):
             for move in probe.moves():
                 if isinstance(move, Play):
@@ -246,7 +248,6 @@ def test_the_next_plays_of_the_search_are_exactly_the_rules(variants):
                 break
             probe.apply(Turn())
             settle(probe, source)
-            turns += 1
             if probe.outcome is not None:
                 break
         assert {(s.card, s.tier, s.reserve) for s in steps} == found

@@ -37,7 +37,8 @@ def test_auto_takes_any_of_the_games_players_and_names_them_when_refused(cli, tm
 
 
 RULES = RULE_TEXT.parent
-OURS = [p for folder in ("prompts", "templates") for p in (Path(__file__).resolve().parents[1] / folder).rglob("*") if p.is_file()]
+OURS = [p for folder in ("prompts", "templates")
+        for p in (Path(__file__).resolve().parents[1] / folder).rglob("*") if p.is_file()]
 
 
 def _copied(text: str, original: str, run: int = 12) -> list[str]:
@@ -92,7 +93,9 @@ def test_the_same_seed_plays_the_same_game(cli, tmp_path):
     a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
     for path in (a, b):
         assert cli("play", "carddom", "--seed", "pine-owl-7", "--auto", "random", "--log", path).code == 0
-    strip = lambda p: [{k: v for k, v in e.items() if k not in ("at", "started")} for e in read_events(p)]
+    def strip(p):
+        return [{k: v for k, v in e.items() if k not in ("at", "started")} for e in read_events(p)]
+
     assert strip(a) == strip(b)
 
 

@@ -31,9 +31,12 @@ def run_main(monkeypatch, capsys, env: dict[str, str], args: list[str] | None = 
 # -- the scripts ---------------------------------------------------------------------------------
 
 SCRIPTS = {
-    "bash": ["_storyteller_completion()", "_STORYTELLER_COMPLETE=complete_bash", "complete -o default -F _storyteller_completion storyteller"],
-    "zsh": ["#compdef storyteller", "_STORYTELLER_COMPLETE=complete_zsh", "compdef _storyteller_completion storyteller"],
-    "fish": ["complete --command storyteller", "_STORYTELLER_COMPLETE=complete_fish", "_TYPER_COMPLETE_FISH_ACTION=get-args"],
+    "bash": ["_storyteller_completion()", "_STORYTELLER_COMPLETE=complete_bash",
+             "complete -o default -F _storyteller_completion storyteller"],
+    "zsh": ["#compdef storyteller", "_STORYTELLER_COMPLETE=complete_zsh",
+            "compdef _storyteller_completion storyteller"],
+    "fish": ["complete --command storyteller", "_STORYTELLER_COMPLETE=complete_fish",
+             "_TYPER_COMPLETE_FISH_ACTION=get-args"],
 }
 
 
@@ -110,7 +113,8 @@ def test_bash_completes_settings(monkeypatch, capsys):
     assert bash(monkeypatch, capsys, "storyteller config set q") == ["questions"]
     assert bash(monkeypatch, capsys, "storyteller config set questions ") == ["every-reveal", "key-moments", "none"]
     assert bash(monkeypatch, capsys, "storyteller config set plain ") == ["true", "false"]
-    assert bash(monkeypatch, capsys, "storyteller config set export.format ") == ["markdown", "obsidian", "json", "lonelog", "html", "pdf"]
+    assert bash(monkeypatch, capsys, "storyteller config set export.format ") == [
+        "markdown", "obsidian", "json", "lonelog", "html", "pdf"]
     assert bash(monkeypatch, capsys, "storyteller config set variants.carddom jokers=taken ") == [
         "overlord=back-row", "overlord=anywhere"]
     assert bash(monkeypatch, capsys, "storyteller config set sessions ") == []  # the shell's own folders
@@ -146,10 +150,12 @@ def test_zsh_and_fish_get_the_same_words_in_their_own_form(monkeypatch, capsys):
     code, out = run_main(monkeypatch, capsys, {"_STORYTELLER_COMPLETE": "complete_zsh",
                                                "_TYPER_COMPLETE_ARGS": "storyteller play carddom --answers "})
     assert out.strip() == "_files"
-    code, out = run_main(monkeypatch, capsys, {"_STORYTELLER_COMPLETE": "complete_fish", "_TYPER_COMPLETE_FISH_ACTION": "get-args",
+    code, out = run_main(monkeypatch, capsys, {"_STORYTELLER_COMPLETE": "complete_fish",
+                                               "_TYPER_COMPLETE_FISH_ACTION": "get-args",
                                                "_TYPER_COMPLETE_ARGS": "storyteller play "})
     assert code == 0 and out.split() == ["adaman", "carddom", "cascades", "hexaract"]
-    code, _ = run_main(monkeypatch, capsys, {"_STORYTELLER_COMPLETE": "complete_fish", "_TYPER_COMPLETE_FISH_ACTION": "is-args",
+    code, _ = run_main(monkeypatch, capsys, {"_STORYTELLER_COMPLETE": "complete_fish",
+                                             "_TYPER_COMPLETE_FISH_ACTION": "is-args",
                                              "_TYPER_COMPLETE_ARGS": "storyteller play carddom --answers "})
     assert code == 1  # fish: no words of ours, so files
 
@@ -166,7 +172,8 @@ def test_the_bash_script_completes_in_a_real_bash(tmp_path):
     env = dict(os.environ, PATH=f"{bindir}{os.pathsep}{os.environ.get('PATH', '')}")
     if not (bindir / "storyteller").exists():
         pytest.skip("the storyteller command is not installed beside this Python")
-    r = subprocess.run(["bash", "--norc", "--noprofile", "-c", script], capture_output=True, text=True, timeout=60, env=env)
+    r = subprocess.run(["bash", "--norc", "--noprofile", "-c", script], capture_output=True, text=True, timeout=60,
+                       env=env)
     assert r.stdout.split() == ["extended", "extended=off", "extra-personalities=0", "extra-personalities=1",
                                 "extra-personalities=2", "extra-personalities=3"]
 
@@ -213,7 +220,9 @@ import os, sys
 os.environ.update({env!r})
 from storyteller.cli import main
 main([])
-print(sorted(m for m in sys.modules if m.startswith("storyteller.games.") or m in ("rich", "questionary", "jinja2", "prompt_toolkit")), file=sys.stderr)
+print(sorted(m for m in sys.modules
+             if m.startswith("storyteller.games.") or m in ("rich", "questionary", "jinja2", "prompt_toolkit")),
+      file=sys.stderr)
 """
 
 

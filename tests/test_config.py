@@ -102,8 +102,10 @@ def test_a_relative_sessions_folder_is_made_absolute_when_set(cli, tmp_path, mon
 @pytest.mark.parametrize("args, message", [
     (("questions", "sometimes"), "questions: must be one of every-reveal, key-moments, none (not 'sometimes')"),
     (("plain", "maybe"), "plain: must be true or false (not 'maybe')"),
-    (("export.format", "docx"), "export.format: must be one of markdown, obsidian, json, lonelog, html, pdf (not 'docx')"),
-    (("variants.carddom", "jokers=maybe"), "variants.carddom: variant 'jokers' takes one of: revealed, taken (not 'maybe')"),
+    (("export.format", "docx"),
+     "export.format: must be one of markdown, obsidian, json, lonelog, html, pdf (not 'docx')"),
+    (("variants.carddom", "jokers=maybe"),
+     "variants.carddom: variant 'jokers' takes one of: revealed, taken (not 'maybe')"),
     (("variants.chess", "x"), "variants.chess: no game named 'chess' is installed"),
     (("colour", "red"), "unknown key 'colour'"),
     (("questions", "none", "key-moments"), "questions: takes one value (not 2)"),
@@ -128,7 +130,8 @@ BAD = [
     ("colour = true\n", "unknown key 'colour'"),
     ("questions = [\n", "not valid TOML"),
     ('questions = "often"\n', "questions: must be one of every-reveal, key-moments, none (not 'often')"),
-    ('[export]\nformat = "docx"\n', "export.format: must be one of markdown, obsidian, json, lonelog, html, pdf (not 'docx')"),
+    ('[export]\nformat = "docx"\n',
+     "export.format: must be one of markdown, obsidian, json, lonelog, html, pdf (not 'docx')"),
     ('[export]\npaper = "a3"\n', "export.paper: must be one of a5, a4, letter (not 'a3')"),
     ('export = "json"\n', "unknown key 'export'"),
     ('variants.carddom = "jokers=taken"\n', "variants.carddom: must be a list of variants"),
@@ -162,7 +165,8 @@ def test_a_bad_file_in_a_real_process_is_one_line_and_no_traceback(settings_file
     r = subprocess.run([sys.executable, "-m", "storyteller", "play", "hexaract", "--auto", "greedy"],
                        capture_output=True, text=True, timeout=60, env=env)
     assert r.returncode == 2
-    assert r.stderr == f"storyteller: {settings_file}: questions: must be one of every-reveal, key-moments, none (not 3)\n"
+    assert r.stderr == (f"storyteller: {settings_file}: "
+                        "questions: must be one of every-reveal, key-moments, none (not 3)\n")
 
 
 def test_a_file_that_is_not_text_or_not_a_file(cli, settings_file):
@@ -188,7 +192,8 @@ def test_set_and_unset_mend_a_bad_file_one_key_at_a_time(cli, settings_file):
 
 def test_help_and_commands_that_need_no_setting_never_read_the_file(cli, settings_file):
     write(settings_file, "this is not toml\n")
-    for args in (("--help",), ("play", "--help"), ("config", "--help"), ("games",), ("rules", "carddom"), ("--version",)):
+    for args in (("--help",), ("play", "--help"), ("config", "--help"), ("games",), ("rules", "carddom"),
+                 ("--version",)):
         r = cli(*args)
         assert r.code == 0, (args, r.err)
 
@@ -235,7 +240,8 @@ def test_precedence_for_export_format(settings_file, monkeypatch):
     monkeypatch.setenv("STORYTELLER_EXPORT_FORMAT", "lonelog")
     assert config.resolve("export.format") == ("lonelog", "environment (STORYTELLER_EXPORT_FORMAT)")
     assert config.get("export.format", flag="obsidian") == "obsidian"
-    with pytest.raises(config.ConfigError, match=r"^--format takes one of: markdown, obsidian, json, lonelog, html, pdf \(not 'docx'\)$"):
+    with pytest.raises(config.ConfigError,
+                       match=r"^--format takes one of: markdown, obsidian, json, lonelog, html, pdf \(not 'docx'\)$"):
         config.get("export.format", flag="docx")
 
 
@@ -263,7 +269,8 @@ def test_a_bad_environment_value_is_one_line_naming_the_variable(cli, monkeypatc
     assert r.err == "storyteller: STORYTELLER_QUESTIONS: must be one of every-reveal, key-moments, none (not 'lots')\n"
     monkeypatch.delenv("STORYTELLER_QUESTIONS")
     r = cli("play", "carddom", "--seed", "1", "--auto", "random", "--questions", "lots")
-    assert r.code == 2 and r.err == "storyteller: --questions takes one of: every-reveal, key-moments, none (not 'lots')\n"
+    assert r.code == 2
+    assert r.err == "storyteller: --questions takes one of: every-reveal, key-moments, none (not 'lots')\n"
 
 
 def test_default_variants_are_merged_with_the_flags_by_name(cli, settings_file, tmp_path):
@@ -337,7 +344,8 @@ def test_set_writes_a_dotted_key_where_the_file_keeps_it(cli, settings_file):
 keys = st.text(min_size=1, max_size=8)
 scalars = st.one_of(st.booleans(), st.integers(-10**6, 10**6), st.text(max_size=20),
                     st.floats(allow_nan=False, allow_infinity=True))
-values = st.one_of(scalars, st.lists(scalars, max_size=4), st.lists(st.lists(st.text(max_size=5), max_size=2), max_size=2))
+values = st.one_of(scalars, st.lists(scalars, max_size=4),
+                   st.lists(st.lists(st.text(max_size=5), max_size=2), max_size=2))
 
 
 @settings(max_examples=200, deadline=None)
@@ -381,7 +389,8 @@ def questions_asked(game_name: str, seed: str, questions: str, tmp_path: Path) -
     (the last word after the end left out: it is asked whatever the setting)."""
     game = registry.rules(game_name)
     term = CountingTerminal()
-    driver = AutoAtTheTerminal(term, questions, AutoPlayer(game, seed, "greedy" if registry.get(game.name).has_policy else "random"))
+    player = AutoPlayer(game, seed, "greedy" if registry.get(game.name).has_policy else "random")
+    driver = AutoAtTheTerminal(term, questions, player)
     path = tmp_path / f"{game_name}-{questions}.jsonl"
     session = Session.new(game, game.parse_variants([]), seed, path)
     driver.begin(session, resumed=False)
@@ -459,7 +468,8 @@ def test_an_answers_file_answers_only_the_questions_asked(cli, tmp_path, questio
     assert cli("play", "hexaract", "--seed", "2", "--auto", "greedy", "--log", auto).code == 0
     moves = [e["action"] for e in read_events(auto) if e.get("event") == "decision"]
     script = tmp_path / "answers.txt"
-    script.write_text("journal: before anything\n" + "".join(f"{m}\njournal: after {m}\n" for m in moves), encoding="utf-8")
+    script.write_text("journal: before anything\n" + "".join(f"{m}\njournal: after {m}\n" for m in moves),
+                      encoding="utf-8")
     path = tmp_path / f"{questions}.jsonl"
     r = cli("play", "hexaract", "--seed", "2", "--answers", script, "--log", path, "--questions", questions)
     assert r.code == 0, r.err
@@ -490,6 +500,7 @@ def test_the_questions_setting_comes_from_the_file_for_answers(cli, settings_fil
     assert "prompt" not in entry and "about" not in entry  # the character's question was not asked
     assert not [e for e in read_events(path) if e.get("event") == "question"]
     path2 = tmp_path / "g2.jsonl"
-    assert cli("play", "carddom", "--seed", "2", "--answers", script, "--log", path2, "--questions", "every-reveal").code == 0
+    assert cli("play", "carddom", "--seed", "2", "--answers", script, "--log", path2,
+               "--questions", "every-reveal").code == 0
     entry = next(e for e in read_events(path2) if e.get("event") == "journal")
     assert entry["about"] == 1 and entry["prompt"]

@@ -86,7 +86,7 @@ def check_actions(game, state, foreign: dict[str, Move]) -> list[Action]:
         json.dumps(a.move.facts())
     # A move is accepted exactly when it is legal: try moves that were legal elsewhere.
     legal_moves = {a.move for a in legal}
-    for key, move in list(foreign.items())[:12]:
+    for move in list(foreign.values())[:12]:
         probe = state.clone()
         if move in legal_moves:
             probe.apply(move)
@@ -130,7 +130,8 @@ def test_random_play_keeps_the_house_rules(name):
                     if isinstance(request, Draw):
                         # A card can be any card of its pile that is not on the table yet.
                         assert request.options == set(game.deck(variants, request.pile)) - on_table
-                        assert outcome in request.options, f"{name} seed {seed}: the seed deals a card the rules do not allow"
+                        assert outcome in request.options, \
+                            f"{name} seed {seed}: the seed deals a card the rules do not allow"
                         event = CardDrawn(n + 1, card=outcome, to=request.to, deal=request.deal, slot=request.slot)
                         drawn.add(outcome)
                     else:
@@ -163,7 +164,8 @@ def test_the_same_seed_and_choices_make_the_same_game(name):
     variants = game.parse_variants([])
 
     def trail(seed: str) -> list:
-        state, source, chooser, out = game.new_state(variants), SeededSource(seed, game, variants), Stream(seed, "x"), []
+        state, source = game.new_state(variants), SeededSource(seed, game, variants)
+        chooser, out = Stream(seed, "x"), []
         while state.outcome is None:
             if (request := state.chance()) is not None:
                 out.append(source.resolve(request))
@@ -258,7 +260,7 @@ def test_the_view_shows_every_state_and_offers_every_move(name):
         term.print(reg.view.table(state, term))
         legal = state.legal_actions()
         for title, entry in reg.view.menu(state, legal, term):
-            assert title and (isinstance(entry, Action) and entry in legal or callable(entry))
+            assert title and ((isinstance(entry, Action) and entry in legal) or callable(entry))
         state.apply(chooser.choice(legal).move)
     term.print(reg.view.table(state, term))
     assert reg.rules_markdown().strip()

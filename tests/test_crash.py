@@ -3,8 +3,9 @@
 Every game is first played through uninterrupted from an answers file (long journal
 entries, multi-byte words). Then the same game is started again and again and killed
 outright at seeded moments: a seeded time after it starts (while Python starts, while the
-log is made), or once its log has grown past a seeded size. Whatever the moment, the log holds a prefix of the uninterrupted game's events (at
-most a torn last line, which ``resume --yes`` sets aside), resumes, and replays.
+log is made), or once its log has grown past a seeded size. Whatever the moment, the log
+holds a prefix of the uninterrupted game's events (at most a torn last line, which
+``resume --yes`` sets aside), resumes, and replays.
 """
 
 from __future__ import annotations
@@ -45,7 +46,8 @@ def answers(folder: Path, game: str, rng: random.Random) -> Path:
 
 def start(game: str, answers_file: Path, log: Path, env: dict) -> subprocess.Popen:
     return subprocess.Popen(
-        [sys.executable, "-m", "storyteller", "play", game, "--seed", "11", "--answers", str(answers_file), "--log", str(log)],
+        [sys.executable, "-m", "storyteller", "play", game, "--seed", "11", "--answers", str(answers_file),
+         "--log", str(log)],
         env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )
 
@@ -96,7 +98,7 @@ def test_a_killed_game_loses_no_recorded_event_and_resumes(tmp_path, cli):
             pytest.fail(f"{run[1].name} neither ended nor was killed in time")
 
     mid_game = 0
-    for game, log, threshold, proc, status, _ in runs:
+    for game, log, _threshold, _proc, status, _ in runs:
         if not log.exists():
             assert status == "killed"  # killed before the log was made: nothing was recorded
             continue

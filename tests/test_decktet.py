@@ -24,7 +24,7 @@ def test_eleven_basic_personalities_sum_to_66():
 
 def test_each_suit_is_on_ten_basic_cards():
     counts = Counter(s for c in decktet.basic() for s in c.suits)
-    assert counts == {s: 10 for s in decktet.SUITS}
+    assert counts == dict.fromkeys(decktet.SUITS, 10)
 
 
 def test_aces_have_no_type_and_three_cards_are_location_and_event():

@@ -26,7 +26,7 @@ STORY_SCRIPT = (
 
 def front_matter(text: str) -> dict[str, object]:
     assert text.startswith("---\n")
-    block, _, body = text[4:].partition("\n---\n")
+    block, _, _body = text[4:].partition("\n---\n")
     fields = {}
     for line in block.splitlines():
         key, sep, value = line.partition(": ")
@@ -73,7 +73,7 @@ def test_playthrough_records_every_step_and_how_to_replay(cli, story_log):
     assert "Enter the realm" in text and "Take the 10 of Clovers" in text
     assert "Drew the 10 of Spades as the character" in text
     assert "Wet leaves, and a path that curls back on itself." in text
-    events = [json.loads(l) for l in story_log.read_text().splitlines()[1:]]
+    events = [json.loads(line) for line in story_log.read_text().splitlines()[1:]]
     for e in events:
         assert f"\n{e['n']}. " in text
 
@@ -90,7 +90,7 @@ def test_markdown_parses_as_commonmark_with_headings(cli, story_log):
 
 def test_journal_text_with_markdown_characters_stays_inside_its_quote(cli, tmp_path):
     tricky = "# not a heading\n- not a list"
-    r, path = play(cli, tmp_path, "enter 1", "quit")
+    _r, path = play(cli, tmp_path, "enter 1", "quit")
     from storyteller.log.events import JournalEntry
     from storyteller.log.file import LogWriter, read
 
@@ -225,7 +225,8 @@ def test_the_context_document_is_plain_json_and_every_field_is_documented():
 
 ESCAPES_IN_TEXT = (
     "Before \x1b[2J\x1b[H the screen was cleared; \x1b]0;a new window title\x07 the title set; "
-    "\x1b]8;;https://evil.example/\x1b\\a link\x1b]8;;\x1b\\ hidden; \x9b31m C1 red; bell\x07; \rreturn.\nLine two.\tTabbed."
+    "\x1b]8;;https://evil.example/\x1b\\a link\x1b]8;;\x1b\\ hidden; \x9b31m C1 red; bell\x07; \rreturn."
+    "\nLine two.\tTabbed."
 )
 
 
@@ -240,7 +241,7 @@ def add_journal(path: Path, text: str) -> None:
 
 @pytest.mark.parametrize("kind", ["--story", "--playthrough"])
 def test_escape_sequences_in_journal_text_reach_neither_the_terminal_nor_the_file(cli, tmp_path, kind):
-    r, path = play(cli, tmp_path, "enter 1", "quit")
+    _r, path = play(cli, tmp_path, "enter 1", "quit")
     add_journal(path, ESCAPES_IN_TEXT)
     printed = cli("export", path, kind)
     out = tmp_path / "x.md"
@@ -257,7 +258,8 @@ def test_escape_sequences_in_journal_text_reach_neither_the_terminal_nor_the_fil
 
 # -- commands and code spans that hold any seed --------------------------------------------
 
-TRICKY_SEEDS = ["$(touch${IFS}pwned)", "it's", "a`b", "``x``", "|", "[/]", "a|b`c", "two  spaces", "*em* <b>&amp;", "\\|", "'; rm -rf ~; '"]
+TRICKY_SEEDS = ["$(touch${IFS}pwned)", "it's", "a`b", "``x``", "|", "[/]", "a|b`c", "two  spaces", "*em* <b>&amp;",
+                "\\|", "'; rm -rf ~; '"]
 
 
 def parse(text: str):
@@ -340,12 +342,14 @@ def test_a_seed_with_control_characters_is_shown_as_a_command_that_gives_it_back
     from storyteller.core.words import command as shell_command
     from storyteller.core.words import clean
 
-    for seed in ["new\nline", "tab\there", "\x1b[31mred", "c1\x85next", "it's\n$(touch pwned)", "back\\slash\x07", "\x1bA"]:
+    for seed in ["new\nline", "tab\there", "\x1b[31mred", "c1\x85next", "it's\n$(touch pwned)", "back\\slash\x07",
+                 "\x1bA"]:
         command = shell_command("storyteller", "play", "carddom", "--seed", seed)
         assert clean(command) == command and "\n" not in command
         assert run_shown(command, tmp_path) == ["play", "carddom", "--seed", seed]
     assert not (tmp_path / "pwned").exists()
-    assert shell_command("storyteller", "play", "carddom", "--seed", "it's") == "storyteller play carddom --seed 'it'\"'\"'s'"
+    assert shell_command("storyteller", "play", "carddom", "--seed", "it's") == \
+        "storyteller play carddom --seed 'it'\"'\"'s'"
 
 
 # -- list items hold their continuation at any event number ------------------------------

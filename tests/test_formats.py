@@ -73,10 +73,6 @@ def split_front_matter(text: str) -> tuple[dict[str, object], str]:
     return props, body
 
 
-def inline_texts(tokens) -> list[str]:
-    return [t.content for t in tokens if t.type == "inline"]
-
-
 # -- Obsidian -------------------------------------------------------------------------------
 
 
@@ -153,7 +149,8 @@ def test_obsidian_notes_hold_cards_mechanics_and_block_ids(rendered, contexts, n
 
 def test_obsidian_prose_keeps_a_journal_entry_a_paragraph_whatever_it_holds(contexts):
     ctx = json.loads(json.dumps(contexts["carddom-won"]))
-    tricky = "# not a heading\n- not a list\n> [!card] not a card\n```\n1. not a list\n---\n    not code\n<div>not html</div>"
+    tricky = ("# not a heading\n- not a list\n> [!card] not a card\n```\n1. not a list\n---\n    not code\n"
+              "<div>not html</div>")
     for step in ctx["steps"]:
         if step["kind"] == "journal":
             step["text"] = tricky
@@ -203,7 +200,8 @@ def test_json_is_the_context_itself_and_valid_against_the_schema(rendered, conte
     assert doc == contexts[name]
     errors = sorted(validator.iter_errors(doc), key=lambda e: list(e.path))
     assert not errors, f"{name}: {errors[0].json_path}: {errors[0].message}"
-    assert list(doc) == ["version", "game", "variants", "seed", "source", "outcome", "meta", "steps", "journal", "story"]
+    assert list(doc) == ["version", "game", "variants", "seed", "source", "outcome", "meta", "steps", "journal",
+                         "story"]
     assert text.startswith('{\n  "version": 2,\n  "game": {\n    "name": ') and text.endswith("}\n")
 
 
@@ -288,7 +286,8 @@ def test_lonelog_has_scenes_fences_and_the_notations_prefixes(rendered, contexts
         elif s["kind"] == "roll":
             assert f"d: {' '.join(map(str, s['roll']['dice']))} -> {s['meaning']}" in lines
         elif s["kind"] == "journal":
-            prose = [t.content for i, t in enumerate(tokens) if t.type == "inline" and tokens[i - 1].type == "paragraph_open"]
+            prose = [t.content for i, t in enumerate(tokens)
+                     if t.type == "inline" and tokens[i - 1].type == "paragraph_open"]
             assert any(s["text"].strip().splitlines()[0].strip() in p for p in prose), "a journal entry not in prose"
             assert not any(s["text"] in f.content for f in fences), "a journal entry inside a fence"
             if s["prompt"]:
@@ -303,7 +302,8 @@ def test_lonelog_names_cards_as_its_card_add_on_does():
 
     assert [lonelog_card(c) for c in ("KH", "10D", "7C", "AS", "QS")] == ["Kh", "10d", "7c", "As", "Qs"]
     assert [lonelog_card(c) for c in ("JK1", "JK2")] == ["RJkr", "BJkr"]
-    assert [lonelog_card(c) for c in ("huntress", "ace-of-moons", "excuse")] == ["The Huntress", "Ace of Moons", "The Excuse"]
+    assert [lonelog_card(c) for c in ("huntress", "ace-of-moons", "excuse")] == [
+        "The Huntress", "Ace of Moons", "The Excuse"]
     assert lonelog_card("gold") == "gold"  # a card of a game storyteller has no data for: its id
     assert [deck_name(c) for c in ("KH", "JK1", "huntress", "gold")] == ["piquet", "piquet", "Decktet", ""]
 
@@ -332,7 +332,7 @@ def test_scenes_open_where_a_game_says_and_the_end_opens_the_last(contexts):
     carddom = contexts["carddom-table"]["steps"]
     entered = scenes(carddom, at={"kind": "decision", "move.type": ["enter", "move", "face"]})
     assert entered[0]["opener"] is None and entered[0]["steps"][0]["n"] == 1
-    assert [s["opener"]["move"]["type"] for s in entered[1:-1]][0] == "enter"
+    assert next(s["opener"]["move"]["type"] for s in entered[1:-1]) == "enter"
     undone = [s for s in steps if s["undone"] and s["kind"] == "decision"]
     assert undone and all(sc["opener"] is not s for sc in scenes(steps, at={"kind": "decision"}) for s in undone)
 
@@ -440,7 +440,8 @@ def test_a_plugin_game_renders_in_every_format(tmp_path, validator):
         assert not list(validator.iter_errors(ctx))
         lonelog = RENDERERS["lonelog"].render(ctx, reg, "playthrough")
         first = next(s for s in ctx["steps"] if s["kind"] == "decision")
-        assert re.search(rf"^### S\d+ \*{re.escape(first['text'])}\*$", lonelog, re.M)  # the default: a scene with each decision
+        # the default: a scene with each decision
+        assert re.search(rf"^### S\d+ \*{re.escape(first['text'])}\*$", lonelog, re.M)
     finally:
         sys.path.remove(str(PLUGINS))
         registry.refresh()

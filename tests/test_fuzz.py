@@ -28,22 +28,22 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from typer.testing import CliRunner  # noqa: E402
+from typer.testing import CliRunner
 
-from storyteller.cli import app  # noqa: E402
-from storyteller.log.file import GameLog, LogError, read  # noqa: E402
-from storyteller.registry import rules as get_game  # noqa: E402
-from storyteller.core.rng import Stream  # noqa: E402
-from storyteller.log.events import CardDrawn, DiceRolled, End, JournalEntry, Question  # noqa: E402
-from storyteller.log.replay import walk  # noqa: E402
-from storyteller.play.session import Session  # noqa: E402
+from storyteller.cli import app
+from storyteller.core.rng import Stream
+from storyteller.log.events import CardDrawn, DiceRolled, End, JournalEntry, Question
+from storyteller.log.file import GameLog, LogError, read
+from storyteller.log.replay import walk
+from storyteller.play.session import Session
+from storyteller.registry import rules as get_game
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 SUITE_CASES = 200
@@ -180,13 +180,15 @@ def _records(o: Original) -> tuple[list[bytes], bool, list[dict]]:
 
 def _pick_event(rng: random.Random, records: list[dict], kinds: tuple[str, ...] | None = None, key: str | None = None):
     found = [
-        i for i, r in enumerate(records) if i > 0 and (kinds is None or r.get("event") in kinds) and (key is None or key in r)
+        i for i, r in enumerate(records)
+        if i > 0 and (kinds is None or r.get("event") in kinds) and (key is None or key in r)
     ]
     return rng.choice(found) if found else None
 
 
 def _replace_field(
-    o: Original, rng: random.Random, kind: str, values: Callable[[object], list], refused: Callable[[str, object, object], bool]
+    o: Original, rng: random.Random, kind: str, values: Callable[[object], list],
+    refused: Callable[[str, object, object], bool]
 ) -> Mutant | None:
     lines, terminated, records = _records(o)
     i = rng.randrange(len(records))
@@ -195,7 +197,8 @@ def _replace_field(
     record = dict(records[i])
     old = record[key]
     record[key] = rng.choice(values(record[key]))
-    if key == "text" and records[i].get("event") == "journal" and isinstance(record[key], str) and len(record[key]) <= 100_000:
+    if (key == "text" and records[i].get("event") == "journal" and isinstance(record[key], str)
+            and len(record[key]) <= 100_000):
         return None  # other words in a journal entry are other words, not a corruption: a log is no signature
     if record == records[i] or repr(record) == repr(records[i]):
         return None
@@ -239,7 +242,7 @@ def out_of_range(o, rng):
             if key in FREE_TEXT:
                 return False
             if key in LOOSE or key == "action":  # an action is read as the rules read it, spaces aside
-                return new == "x" * 300 or new != new.strip() and new.strip() != old
+                return new == "x" * 300 or (new != new.strip() and new.strip() != old)
             return True
         return True
 
@@ -320,7 +323,8 @@ def raw_value(o, rng):
         name += "+duplicate"
     lines[i] = line
     refuse = not (name == "escape" and key in FREE_TEXT)
-    return Mutant(f"raw:{name}:{'header' if i == 0 else records[i]['event']}.{key}", _join(lines, terminated), refuse=refuse)
+    return Mutant(f"raw:{name}:{'header' if i == 0 else records[i]['event']}.{key}", _join(lines, terminated),
+                  refuse=refuse)
 
 
 def _value_end(line: bytes, start: int) -> int:
@@ -595,8 +599,10 @@ class Runner:
     def run(self, *args) -> Outcome:
         r = self.cli.invoke(app, [str(a) for a in args])
         if r.exception is not None and not isinstance(r.exception, SystemExit):
-            return Outcome(" ".join(map(str, args[:1])), 99, r.stdout, f"Traceback: {type(r.exception).__name__}: {r.exception}")
-        return Outcome(str(args[0]) + (" " + str(args[2]) if args[0] == "export" else ""), r.exit_code, r.stdout, r.stderr)
+            return Outcome(" ".join(map(str, args[:1])), 99, r.stdout,
+                           f"Traceback: {type(r.exception).__name__}: {r.exception}")
+        return Outcome(str(args[0]) + (" " + str(args[2]) if args[0] == "export" else ""), r.exit_code, r.stdout,
+                       r.stderr)
 
 
 def check_case(runner: Runner, o: Original, mutant: Mutant, case: int, tally: Counter | None = None) -> list[str]:
@@ -615,7 +621,8 @@ def check_case(runner: Runner, o: Original, mutant: Mutant, case: int, tally: Co
         if "Traceback" in text or "unexpected error" in text:
             problems.append(f"{label}: {result.command}: {result.err.strip()[:300]}")
         if result.code != 0 and result.err.count("\n") != 1:
-            problems.append(f"{label}: {result.command}: exit {result.code} with {result.err.count(chr(10))} lines on stderr: {result.err[:300]!r}")
+            problems.append(f"{label}: {result.command}: exit {result.code} with {result.err.count(chr(10))} lines "
+                            f"on stderr: {result.err[:300]!r}")
         if not may_change and path.read_bytes() != mutant.data:
             problems.append(f"{label}: {result.command} changed the log")
         if tally is not None:

@@ -12,12 +12,9 @@ import pytest
 
 from conftest import read_events
 from helpers import play_one_move
-from storyteller import registry
-from storyteller.core.engine import Draw
 from storyteller.telling.export import render
 from storyteller.log.file import read
 from storyteller.registry import rules as get_game
-from storyteller.core.sources import SeededSource
 from storyteller.play.session import Session
 
 DOWN, ENTER = "\x1b[B", "\r"

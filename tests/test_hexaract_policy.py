@@ -122,7 +122,8 @@ def test_it_keeps_the_last_token_of_a_suit_when_an_event_gives_a_choice():
 
 def test_it_thwarts_a_personality_it_can_reach_and_spends_a_spare_token():
     rest = [c for c in GAME.deck({}) if c not in ("author", "desert", "castle")]
-    source = Stacked({"aces": [list(ACES)], "deck": [["author", "desert", "castle", *rest]]}, [(1, 1, 5, 5, 5)] + [(1,) * 5] * 30)
+    source = Stacked({"aces": [list(ACES)], "deck": [["author", "desert", "castle", *rest]]},
+                     [(1, 1, 5, 5, 5)] + [(1,) * 5] * 30)
     state = GAME.new_state({})
     settle(state, source)
     state.supply = (1, 3, 1, 0, 0, 0)  # Suns to spare

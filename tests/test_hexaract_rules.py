@@ -111,7 +111,7 @@ def test_the_general_supply_never_runs_out_and_the_personal_supply_holds_many_of
 
 
 def test_a_six_is_wild_from_one_to_five():
-    state, src = start(["author", "sea", "castle"], [(6, 6, 2, 3, 4)])
+    state, _src = start(["author", "sea", "castle"], [(6, 6, 2, 3, 4)])
     t = texts(state)
     assert t["assign 6+6 author moons"] == "6 as 1 + 6 as 1 to the Author (2): thwart it, take a Moons token"
     assert t["assign 6+6 sea waves ace-of-leaves"] == (
@@ -123,13 +123,13 @@ def test_a_six_is_wild_from_one_to_five():
 
 
 def test_a_six_never_counts_as_six():
-    state, src = start(["castle", "sea", "author"], [(6, 1, 1, 1, 1)])
+    state, _src = start(["castle", "sea", "author"], [(6, 1, 1, 1, 1)])
     # 6 + 1 would need the 6 to be a 6 to make 7
     assert not [k for k in keys(state) if "castle" in k and k.startswith("assign")]
 
 
 def test_a_couplet_must_sum_to_the_rank_and_a_crown_counts_ten():
-    state, src = start(["castle", "sea", "author"], [(5, 5, 4, 3, 1)])
+    state, _src = start(["castle", "sea", "author"], [(5, 5, 4, 3, 1)])
     assert "assign 4+3 castle suns" in keys(state)
     assert "assign 5+5 sea waves ace-of-knots" in keys(state)
     assert "assign 5+4 castle suns" not in keys(state)
@@ -147,7 +147,7 @@ def test_at_most_two_couplets_per_roll_and_the_dice_are_used_up():
 
 
 def test_every_couplet_offered_is_two_free_dice():
-    state, src = start(["author", "painter", "savage"], [(1, 1, 2, 5, 4)])
+    state, _src = start(["author", "painter", "savage"], [(1, 1, 2, 5, 4)])
     for key in keys(state):
         if key.startswith("assign"):
             a, b = key.split()[1].split("+")
@@ -204,7 +204,7 @@ def test_a_resolved_event_pays_a_token_and_a_crown_event_must_pay_an_ace():
 
 
 def test_a_crown_pays_no_ace_once_none_is_face_up():
-    state, src = start(["calamity", "huntress", "desert"], [(5, 5, 5, 5, 1)])
+    state, _src = start(["calamity", "huntress", "desert"], [(5, 5, 5, 5, 1)])
     state.aces_used += state.ace_rewards
     state.ace_rewards = ()
     assert [k for k in keys(state) if "calamity" in k] == ["assign 5+5 calamity wyrms"]
@@ -465,7 +465,7 @@ def test_the_view_shows_the_roll_the_journey_and_the_last_consequences():
 
 
 def test_illegal_actions_are_refused_with_the_rule():
-    state, src = start(["castle", "author", "journey"], [(4, 3, 2, 2, 6)])
+    state, _src = start(["castle", "author", "journey"], [(4, 3, 2, 2, 6)])
     with pytest.raises(RuleError, match="not both free"):
         state.apply(GAME.parse("assign 5+2 castle suns"))
     with pytest.raises(RuleError, match="consequences"):
@@ -540,7 +540,7 @@ def test_a_draw_names_its_journey_place_and_the_rules_read_it_back():
 
 
 def test_a_clone_is_equal_and_then_goes_its_own_way():
-    state, src = start(["castle", "author", "journey"], [(4, 3, 2, 2, 6)])
+    state, _src = start(["castle", "author", "journey"], [(4, 3, 2, 2, 6)])
     twin = state.clone()
     assert type(twin) is HexaractState and vars(twin) == vars(state)
     act(twin, "spend suns castle")
@@ -577,7 +577,7 @@ def test_the_hint_picks_which_event_pays_when_there_is_a_choice():
 
 
 def test_the_hint_thwarts_a_personality_it_can_reach():
-    state, src = start(["author", "desert", "castle"], [(1, 1, 5, 5, 5)])
+    state, _src = start(["author", "desert", "castle"], [(1, 1, 5, 5, 5)])
     hint = REG.policy().choose(state)
     assert hint.action.key.startswith("assign 1+1 author")
 

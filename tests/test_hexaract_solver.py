@@ -78,7 +78,8 @@ def test_a_deal_whose_dice_only_ever_make_two_is_not_winnable():
 def test_a_deal_lost_to_harm_in_a_few_turns_whatever_the_player_does():
     # Dice of 1s and 2s only make 2, 3 and 4: the Soldier (5), the Diplomat (8) and the
     # Penitent (6), dealt behind the first three, can never be thwarted and never leave.
-    state, source = hand_built(["author", "painter", "savage", "soldier", "diplomat", "penitent"], [(1, 2, 1, 2, 1)] * 40)
+    state, source = hand_built(["author", "painter", "savage", "soldier", "diplomat", "penitent"],
+                               [(1, 2, 1, 2, 1)] * 40)
     verdict = solve(state, source, nodes=50_000)
     assert verdict.answer == "not winnable", verdict
 
@@ -144,7 +145,7 @@ def test_the_free_games_search_sees_harm_that_no_single_card_shows():
     search, asked by the real game's, finds it so, and the positions it looked at count."""
     rolls = [(2, 1, 1, 1, 1)] * 10
     state, source = late_state(["savage", "painter", None], rolls, harm=9)
-    free, generous, exact = searches(state, source)
+    free, _generous, exact = searches(state, source)
     node = start_node(state)
     assert node[7] + exact._harm_floor(node) < 10  # the old bound alone does not see it
     assert not exact._free_may_win(node, state.roll, 2, False)
@@ -154,7 +155,7 @@ def test_the_free_games_search_sees_harm_that_no_single_card_shows():
     assert verdict.answer == "not winnable" and "tokens to spare" in verdict.why, verdict
     # One point less and the two are thwarted a turn apart: won.
     state, source = late_state(["savage", "painter", None], rolls, harm=8)
-    free, generous, exact = searches(state, source)
+    free, _generous, exact = searches(state, source)
     assert exact._free_may_win(start_node(state), state.roll, 2, False)
     assert free.won  # ... and remembered as won
     verdict = solve(state, source, nodes=1_000)
@@ -179,7 +180,7 @@ def test_the_generous_games_caps_count_a_spend_of_either_suit():
     Knots), so one token more of each of its suits can matter than in the real game, where
     it takes one of each."""
     state, source = late_state(["castle", None, None], [(6, 6, 6, 6, 6)] * 10, harm=0)
-    free, generous, exact = searches(state, source)
+    _free, generous, exact = searches(state, source)
     suns, knots = SUIT_INDICES["castle"]
     real = exact._caps(state.deck_drawn, state.journey, (0, 0, 0), state.exhausted)
     easy = generous._caps(state.deck_drawn, state.journey, (0, 0, 0), state.exhausted)

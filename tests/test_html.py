@@ -20,7 +20,7 @@ from xml.etree import ElementTree
 
 import pytest
 
-from storyteller.telling.export import render, render_with_pictures
+from storyteller.telling.export import render
 from storyteller.log.file import read
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
@@ -118,7 +118,8 @@ def test_the_page_reads_in_order_without_the_pictures(path):
 
 
 def test_a_journal_entry_is_shown_as_text_never_as_html(tmp_path):
-    events = [json.loads(line) for line in (EXAMPLES / "carddom-journal.jsonl").read_text(encoding="utf-8").splitlines()]
+    events = [json.loads(line)
+              for line in (EXAMPLES / "carddom-journal.jsonl").read_text(encoding="utf-8").splitlines()]
     attack = '<script>alert("x")</script></blockquote><img src=x onerror=alert(1)> & <b>bold</b>'
     for e in events:
         if e.get("event") == "journal":
@@ -148,7 +149,8 @@ def test_a_users_html_template_gets_the_pictures_and_its_output_is_escaped(tmp_p
     assert "&lt;i&gt;raw" in text and "scenes</p>" in text
     bad = tmp_path / "bad.html.j2"
     bad.write_text("{{ ''.__class__.__mro__ }}", encoding="utf-8")
-    r = cli("export", EXAMPLES / "carddom-journal.jsonl", "--format", "html", "--template", bad, "-o", tmp_path / "b.html")
+    r = cli("export", EXAMPLES / "carddom-journal.jsonl", "--format", "html", "--template", bad,
+            "-o", tmp_path / "b.html")
     assert r.code != 0 and "Traceback" not in r.err and len(r.err.strip().splitlines()) == 1
 
 
@@ -204,7 +206,8 @@ def test_text_in_the_pictures_meets_wcag_aa_on_what_it_is_written_on():
 # -- pictures beside a note --------------------------------------------------------------
 
 
-@pytest.mark.parametrize("fmt,linked", [("markdown", r"!\[([^\]]+)\]\(([^)]+\.svg)\)"), ("obsidian", r"!\[\[([^\]]+\.svg)\]\]")])
+@pytest.mark.parametrize("fmt,linked", [("markdown", r"!\[([^\]]+)\]\(([^)]+\.svg)\)"),
+                                        ("obsidian", r"!\[\[([^\]]+\.svg)\]\]")])
 def test_export_pictures_writes_svg_files_beside_the_note_and_links_each(cli, tmp_path, fmt, linked):
     folder = tmp_path / "my notes"
     folder.mkdir()
@@ -275,7 +278,8 @@ def browser() -> str | None:
     return find_browser()
 
 
-needs_browser = pytest.mark.skipif(browser() is None, reason="no Chromium or Chrome here (Debian: apt install chromium)")
+needs_browser = pytest.mark.skipif(browser() is None,
+                                   reason="no Chromium or Chrome here (Debian: apt install chromium)")
 
 
 def headless(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
@@ -429,7 +433,8 @@ class Pdf:
         inner = re.search(rb"/Font\s*<<(.*?)>>", fonts_body, re.S)
         names = re.findall(rb"/(\w+)\s+(\d+) 0 R", inner.group(1) if inner else fonts_body)
         maps = {name: self._unicode(int(n)) for name, n in names}
-        contents = [int(n) for n in re.findall(rb"(\d+) 0 R", re.search(rb"/Contents\s*(\[[^\]]*\]|\d+ 0 R)", body).group(1))]
+        contents = [int(n) for n in re.findall(rb"(\d+) 0 R",
+                                                re.search(rb"/Contents\s*(\[[^\]]*\]|\d+ 0 R)", body).group(1))]
         words, current = [], {}
         for n in contents:
             stream = self.streams.get(n, b"")
@@ -464,7 +469,7 @@ def test_the_pdf_is_printed_by_the_browser_with_the_pages_print_rules(cli, tmp_p
     assert "Hide the moves" not in everything and "The moves" not in everything, "no controls, no folded moves in print"
     assert "The journey" in everything
     first_entry = squash(read(log).journal()[0].text).split(" ")[:6]
-    assert " ".join(first_entry) in everything.replace("’", "'")
+    assert " ".join(first_entry) in everything.replace("\u2019", "'")
 
 
 def test_without_a_browser_pdf_says_in_one_line_how_to_print_the_html(cli, tmp_path, monkeypatch):

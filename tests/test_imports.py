@@ -34,7 +34,8 @@ def log(auto_log):
 
 
 def test_help_imports_nothing_heavy(tmp_path):
-    assert loaded(["--help"], tmp_path) == {"questionary": False, "rich": False, "jinja2": False, "prompt_toolkit": False}
+    assert loaded(["--help"], tmp_path) == {"questionary": False, "rich": False, "jinja2": False,
+                                            "prompt_toolkit": False}
 
 
 def test_games_and_rules_without_prompts(tmp_path):

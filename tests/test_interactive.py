@@ -74,10 +74,12 @@ def test_a_guided_game_with_journal_entries_then_save(tmp_path):
     assert result == "saved"
     events = read_events(path)[1:]
     kinds = [e["event"] for e in events]
-    assert kinds == ["draw", "question", "journal", "question", "decision", "draw", "question", "journal", "journal", "undo",
+    assert kinds == ["draw", "question", "journal", "question", "decision", "draw", "question", "journal", "journal",
+                     "undo",
                      "decision", "draw", "question"]
     asked = [e for e in events if e["event"] == "question"]
-    assert asked[2]["about"] == 6 and asked[3]["about"] == 12 and asked[2]["id"] != asked[3]["id"]  # never the same twice
+    # never the same twice
+    assert asked[2]["about"] == 6 and asked[3]["about"] == 12 and asked[2]["id"] != asked[3]["id"]
     texts = [e["text"] for e in events if e["event"] == "journal"]
     assert texts == ["I am Tamsin of the forge.", "Wet leaves everywhere.", "A note between moves."]
     assert "You are a commoner, and you seek power." in screen
@@ -121,7 +123,8 @@ def test_a_branch_just_made_says_where_it_comes_from_then_welcomes_back(tmp_path
         return buffer.getvalue()
 
     screen = opening(branch)
-    assert f"Playing on from step {step} of {old.name}: the same deal and the same first 1 move;" in screen and "Welcome back" not in screen
+    assert f"Playing on from step {step} of {old.name}: the same deal and the same first 1 move;" in screen
+    assert "Welcome back" not in screen
     result, _, _ = run_player(tmp_path, ENTER + menu_keys(9), path=branch, resume=True)  # skip the question, save
     assert result == "saved"
     screen = opening(branch)

@@ -79,7 +79,8 @@ def test_a_header_without_a_required_field_is_refused(missing):
 
 
 def test_a_lone_surrogate_in_the_seed_is_refused():
-    message = refused('{"storyteller": "log", "schema": 1, "game": "carddom", "variants": {}, "seed": "a\\ud800", "source": "seeded"}')
+    message = refused('{"storyteller": "log", "schema": 1, "game": "carddom", "variants": {}, "seed": "a\\ud800", '
+                      '"source": "seeded"}')
     assert "line 1: 'seed' is not valid text" in message
 
 
@@ -100,7 +101,8 @@ def test_the_header_keys_this_version_writes_are_accepted(tmp_path, cli):
         ({**DRAW, "deal": False}, "line 2: 'deal' must be a whole number, not false"),
         ({**DRAW, "slot": 33.0}, "line 2: 'slot' must be a whole number, not 33.0"),
         ({**DRAW, "slot": -1}, "'slot' must be a whole number from 0 to 1,000,000,000, not -1"),
-        ({**DRAW, "deal": 10**30}, "'deal' must be a whole number from 0 to 1,000,000,000, not a number of many digits"),
+        ({**DRAW, "deal": 10**30},
+         "'deal' must be a whole number from 0 to 1,000,000,000, not a number of many digits"),
         ({**DRAW, "card": ["10C"]}, "'card' must be text, not a list"),
         ({**DRAW, "card": ""}, "'card' must not be empty"),
         ({**DRAW, "to": None}, "'to' must be text, not null"),
@@ -115,18 +117,23 @@ def test_the_header_keys_this_version_writes_are_accepted(tmp_path, cli):
         ({**DRAW, "at": 5}, "'at' must be text, not 5"),
         ({"n": 1, "event": "roll", "dice": 5, "index": 0}, "'dice' must be a list of 1 to 100 dice, not 5"),
         ({"n": 1, "event": "roll", "dice": [], "index": 0}, "'dice' must be a list of 1 to 100 dice"),
-        ({"n": 1, "event": "roll", "dice": [3, 0], "index": 0}, "'dice' must hold whole numbers from 1 (a die's face), not 0"),
+        ({"n": 1, "event": "roll", "dice": [3, 0], "index": 0},
+         "'dice' must hold whole numbers from 1 (a die's face), not 0"),
         ({"n": 1, "event": "roll", "dice": [3, 2.0], "index": 0}, "not 2.0"),
         ({"n": 1, "event": "roll", "dice": [3, True], "index": 0}, "not true"),
         ({"n": 1, "event": "roll", "dice": [3], "index": -1}, "'index' must be a whole number from 0"),
         ({"n": 1, "event": "decision", "action": 5}, "'action' must be text, not 5"),
-        ({"n": 1, "event": "decision", "action": "enter 1", "text": "x" * 6000}, "'text' is 6,000 characters long; it may hold at most 5,000"),
+        ({"n": 1, "event": "decision", "action": "enter 1", "text": "x" * 6000},
+         "'text' is 6,000 characters long; it may hold at most 5,000"),
         ({"n": 1, "event": "decision", "action": "enter 1", "by": "x\x00"}, "'by' holds a control character"),
         ({"n": 1, "event": "journal", "text": None}, "'text' must be text, not null"),
-        ({"n": 1, "event": "journal", "text": "x" * 100_001}, "'text' is 100,001 characters long; it may hold at most 100,000"),
+        ({"n": 1, "event": "journal", "text": "x" * 100_001},
+         "'text' is 100,001 characters long; it may hold at most 100,000"),
         ({"n": 1, "event": "journal", "text": "x", "prompt": 3}, "'prompt' must be text, not 3"),
-        ({"n": 1, "event": "journal", "text": "x", "about": 1}, "'about' must be the number of an earlier draw or roll, not 1"),
-        ({"n": 1, "event": "journal", "text": "x", "about": "1"}, "'about' must be the number of an earlier draw or roll, not '1'"),
+        ({"n": 1, "event": "journal", "text": "x", "about": 1},
+         "'about' must be the number of an earlier draw or roll, not 1"),
+        ({"n": 1, "event": "journal", "text": "x", "about": "1"},
+         "'about' must be the number of an earlier draw or roll, not '1'"),
         ({"n": 1, "event": "undo", "of": 0}, "'of' must be the number of an earlier decision, not 0"),
         ({"n": 1, "event": "end", "result": "won", "score": 1.5}, "'score' must be a whole number, not 1.5"),
         ({"n": 1, "event": "end", "result": "won", "score": False}, "'score' must be a whole number, not false"),
@@ -155,10 +162,12 @@ def test_about_and_of_must_name_earlier_events_of_their_kind():
 @pytest.mark.parametrize(
     "line, words",
     [
-        ('{"n": 1, "event": "journal", "text": "a\\ud800b"}', "line 2: 'text' is not valid text (it holds a lone surrogate code point)"),
+        ('{"n": 1, "event": "journal", "text": "a\\ud800b"}',
+         "line 2: 'text' is not valid text (it holds a lone surrogate code point)"),
         ('{"n": 1, "event": "journal", "text": "\\udc80"}', "'text' is not valid text"),
         ("[" * 100_000 + "]" * 100_000, "line 2 nests too deeply to be a log line"),
-        ('{"n": 1, "event": "roll", "dice": [1], "index": ' + "9" * 5000 + "}", "line 2 holds a number too long to read"),
+        ('{"n": 1, "event": "roll", "dice": [1], "index": ' + "9" * 5000 + "}",
+         "line 2 holds a number too long to read"),
         ('{"n": 1, "event": "roll", "dice": [1], "index": NaN}', "line 2 holds NaN, which is not a number JSON allows"),
         ('{"n": 1, "n": 1, "event": "undo", "of": 1}', "line 2 has the key 'n' twice"),
         ("", "line 2 is empty"),
@@ -176,7 +185,8 @@ def test_a_line_that_cannot_be_read_is_named_never_a_traceback(line, words):
 
 def test_a_line_that_is_not_utf8_is_named(tmp_path):
     path = tmp_path / "bin.jsonl"
-    path.write_bytes(text_of(HEADER).encode() + b'{"n": 1, "event": "journal", "text": "\xe9t\xe9"}\n' + text_of(DRAW).encode())
+    path.write_bytes(text_of(HEADER).encode() + b'{"n": 1, "event": "journal", "text": "\xe9t\xe9"}\n'
+                     + text_of(DRAW).encode())
     with pytest.raises(LogError, match="line 2 is not valid UTF-8 text"):
         read(path)
 

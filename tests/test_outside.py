@@ -52,7 +52,8 @@ def test_a_real_abandon_replays(cli, tmp_path):
 
 def test_replay_reports_words_that_are_not_the_rules_words(cli, tmp_path):
     path = tmp_path / "edited.jsonl"
-    r = cli("play", "carddom", "--seed", "3", "--answers", answers(tmp_path, "journal: Off I go.", "enter 1", "quit"), "--log", path)
+    r = cli("play", "carddom", "--seed", "3", "--answers", answers(tmp_path, "journal: Off I go.", "enter 1", "quit"),
+            "--log", path)
     assert r.code == 0, r.err
     records = read_events(path)
     for record in records:
@@ -71,10 +72,11 @@ def test_replay_reports_words_that_are_not_the_rules_words(cli, tmp_path):
 
 def test_control_characters_never_reach_the_terminal(cli, tmp_path):
     path = tmp_path / "esc.jsonl"
-    r = cli("play", "carddom", "--seed", "3", "--answers", answers(tmp_path, "enter 1", "journal: x" + ESCAPES.replace("\r", "")),
+    r = cli("play", "carddom", "--seed", "3",
+            "--answers", answers(tmp_path, "enter 1", "journal: x" + ESCAPES.replace("\r", "")),
             "--log", path)
     records = read_events(path)
-    records.append(dict(n=len(records), event="journal", text="late" + ESCAPES, at="now"))
+    records.append({"n": len(records), "event": "journal", "text": "late" + ESCAPES, "at": "now"})
     write_lines(path, records)
     assert any(ESCAPES.replace("\r", "") in (e.get("text") or "") for e in read_events(path))  # the log keeps them
     for args in (("replay", path, "--show", "--plain"), ("replay", path), ("sessions",)):
@@ -103,7 +105,7 @@ def test_commands_shown_to_paste_are_quoted_for_the_shell(cli, tmp_path):
     path = folder / "my game.jsonl"
     r = cli("play", "carddom", "--seed", "3", "--answers", answers(tmp_path, "enter 1", "quit"), "--log", path)
     assert r.code == 0, r.err
-    line = next(l for l in r.out.splitlines() if "storyteller resume" in l)
+    line = next(out for out in r.out.splitlines() if "storyteller resume" in out)
     assert shlex.split(line.split("To go on: ", 1)[1]) == ["storyteller", "resume", str(path)]
 
 
@@ -136,7 +138,8 @@ def test_a_journal_entry_longer_than_a_log_holds_is_refused_before_anything_is_w
     from storyteller.log.file import JOURNAL
 
     path = tmp_path / "long.jsonl"
-    r = cli("play", "carddom", "--seed", "3", "--answers", answers(tmp_path, "enter 1", "journal: " + "w" * (JOURNAL + 1)),
+    r = cli("play", "carddom", "--seed", "3",
+            "--answers", answers(tmp_path, "enter 1", "journal: " + "w" * (JOURNAL + 1)),
             "--log", path)
     assert r.code == 2 and "line 2" in r.err and "at most 100,000 characters" in r.err
     assert r.err.count("\n") == 1

@@ -16,7 +16,8 @@ ROOT = Path(__file__).resolve().parents[1]
 def test_the_wheel_ships_prompts_templates_and_card_data(tmp_path):
     pytest.importorskip("hatchling")
     r = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(tmp_path), str(ROOT)],
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(tmp_path),
+         str(ROOT)],
         capture_output=True, text=True, timeout=170,
     )
     assert r.returncode == 0, r.stderr[-2000:]

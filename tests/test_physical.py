@@ -66,7 +66,8 @@ def test_hexaract_with_real_dice_and_dealt_cards(cli, tmp_path):
     assert cli("play", "hexaract", "--seed", "8", "--auto", "random", "--log", seeded).code == 0
     rolls_and_moves = [line for line in as_answers(seeded) if not line.startswith("draw ")]
     physical = tmp_path / "dice.jsonl"
-    r = cli("play", "hexaract", "--physical", "dice", "--seed", "8", "--answers", write(tmp_path / "d.txt", *rolls_and_moves),
+    r = cli("play", "hexaract", "--physical", "dice", "--seed", "8",
+            "--answers", write(tmp_path / "d.txt", *rolls_and_moves),
             "--log", physical)
     assert r.code == 0, r.err
     events = read_events(physical)
@@ -83,13 +84,15 @@ def test_hexaract_with_real_cards_and_rolled_dice_is_told_only_about_the_cards(c
     seeded = tmp_path / "seeded.jsonl"
     assert cli("play", "hexaract", "--seed", "8", "--auto", "random", "--log", seeded).code == 0
     cards_and_moves = [line for line in as_answers(seeded) if not line.startswith("roll ")]
-    r = cli("play", "hexaract", "--physical", "cards", "--seed", "8", "--answers", write(tmp_path / "c.txt", *cards_and_moves),
+    r = cli("play", "hexaract", "--physical", "cards", "--seed", "8",
+            "--answers", write(tmp_path / "c.txt", *cards_and_moves),
             "--log", tmp_path / "cards.jsonl")
     assert r.code == 0, r.err
     start = r.out.split("Log: ", 1)[1].split("\n", 2)[1]
     assert "36 basic cards" in start and "storyteller rolls the dice" in start
     assert "six-sided" not in r.out and "Roll the five dice" not in r.out
-    both = cli("play", "hexaract", "--physical", "--answers", write(tmp_path / "q.txt", "quit"), "--log", tmp_path / "b.jsonl")
+    both = cli("play", "hexaract", "--physical", "--answers", write(tmp_path / "q.txt", "quit"),
+               "--log", tmp_path / "b.jsonl")
     assert "five six-sided dice" in both.out
 
 
@@ -120,7 +123,8 @@ def test_dice_must_be_five_values_from_one_to_six(cli, tmp_path):
 
 def test_a_typo_is_corrected_before_the_next_move_and_both_stay_in_the_log(cli, tmp_path):
     log = tmp_path / "typo.jsonl"
-    script = write(tmp_path / "a.txt", "draw QH", "correct KH", "enter 1", "draw 7S", "correct 8S", "explore", "draw 9C", "quit")
+    script = write(tmp_path / "a.txt", "draw QH", "correct KH", "enter 1", "draw 7S", "correct 8S", "explore",
+                   "draw 9C", "quit")
     r = cli("play", "carddom", "--physical", "--answers", script, "--log", log)
     assert r.code == 0, r.err
     events = read_events(log)[1:]
@@ -137,7 +141,8 @@ def test_a_typo_is_corrected_before_the_next_move_and_both_stay_in_the_log(cli, 
 
 def test_after_a_move_a_correction_needs_an_undo_first(cli, tmp_path):
     log = tmp_path / "late.jsonl"
-    r = cli("play", "carddom", "--physical", "--answers", write(tmp_path / "a.txt", "draw QH", "enter 1", "draw 7S", "explore",
+    r = cli("play", "carddom", "--physical",
+            "--answers", write(tmp_path / "a.txt", "draw QH", "enter 1", "draw 7S", "explore",
                                                                   "correct KH"), "--log", log)
     assert r.code == 2 and "undo the move first" in r.err
     assert not any(e["event"] == "correction" for e in read_events(log)[1:])
@@ -156,7 +161,8 @@ def test_a_card_already_turned_up_is_not_asked_for_again_after_an_undo(cli, tmp_
 
 def test_a_joker_character_asks_for_a_fresh_shuffle(cli, tmp_path):
     log = tmp_path / "joker.jsonl"
-    r = cli("play", "carddom", "--physical", "--answers", write(tmp_path / "a.txt", "draw joker", "draw JK2", "draw KS", "quit"),
+    r = cli("play", "carddom", "--physical",
+            "--answers", write(tmp_path / "a.txt", "draw joker", "draw JK2", "draw KS", "quit"),
             "--log", log)
     assert r.code == 0, r.err
     assert "all 34" in r.out  # the setup words for a reshuffle
@@ -165,7 +171,8 @@ def test_a_joker_character_asks_for_a_fresh_shuffle(cli, tmp_path):
 
 def test_replay_refuses_a_physical_log_with_a_card_twice_or_a_card_not_in_the_deck(cli, tmp_path):
     log = tmp_path / "p.jsonl"
-    assert cli("play", "carddom", "--physical", "--answers", write(tmp_path / "a.txt", "draw QH", "enter 1", "draw 7S", "quit"),
+    assert cli("play", "carddom", "--physical",
+               "--answers", write(tmp_path / "a.txt", "draw QH", "enter 1", "draw 7S", "quit"),
                "--log", log).code == 0
     records = read_events(log)
     seven = next(r["n"] for r in records[1:] if r.get("card") == "7S")

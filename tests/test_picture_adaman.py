@@ -221,7 +221,7 @@ def test_the_title_counts_the_plays(walks):
 class StrictParser(HTMLParser):
     """html.parser, failing on any tag closed out of order or left open."""
 
-    VOID = {"meta", "input", "br", "hr", "img", "link"}
+    VOID = frozenset({"meta", "input", "br", "hr", "img", "link"})
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)

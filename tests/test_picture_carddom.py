@@ -129,7 +129,7 @@ def name(card_id: str) -> str:
 
 @pytest.mark.parametrize("small", [False, True], ids=["full", "small"])
 def test_every_picture_is_svg_with_a_title_and_a_description(drawings, small):
-    for state, pic, root in drawings[small]:
+    for _state, pic, root in drawings[small]:
         assert root.tag == f"{SVG}svg"
         assert pic.width <= (480 if small else 720)
         assert root.get("viewBox") == f"0 0 {root.get('width')} {root.get('height')}"
@@ -276,7 +276,7 @@ def test_an_undone_move_brings_no_picture(walks):
 class Checked(HTMLParser):
     """html.parser, with every element closed in the order it was opened."""
 
-    VOID = {"meta", "br", "input", "link", "img", "hr", "source", "wbr"}
+    VOID = frozenset({"meta", "br", "input", "link", "img", "hr", "source", "wbr"})
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)

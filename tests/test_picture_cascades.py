@@ -252,7 +252,7 @@ def test_the_playthrough_pictures_stand_after_the_same_steps(walks):
 class Checked(HTMLParser):
     """Every element that opens is closed, in order (void elements aside)."""
 
-    VOID = {"meta", "input", "br", "img", "hr", "link"}
+    VOID = frozenset({"meta", "input", "br", "img", "hr", "link"})
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)

@@ -146,7 +146,8 @@ def check_picture(state, small: bool, prefix: str) -> None:
     cells = [r for r in root.iter(f"{SVG}rect") if r.get("class", "").startswith("st-hx-")
              and r.get("class") != "st-hx-tired"]
     assert len(cells) == HARM_LIMIT
-    assert sum(1 for r in cells if r.get("class") != "st-hx-cell") == min(state.harm, HARM_LIMIT)  # 11 harm can come at once
+    # 11 harm can come at once
+    assert sum(1 for r in cells if r.get("class") != "st-hx-cell") == min(state.harm, HARM_LIMIT)
     # exhausted cards are marked
     texts = [t.text for t in root.iter(f"{SVG}text")]
     assert texts.count("exhausted") == sum(1 for c, e in zip(state.journey, state.exhausted) if c and e)
@@ -172,7 +173,7 @@ def check_picture(state, small: bool, prefix: str) -> None:
 @pytest.mark.parametrize("small", [False, True], ids=["full", "small"])
 def test_every_picture_of_real_games_holds_what_the_state_says(walks, small):
     seen = 0
-    for name, w in walks.items():
+    for w in walks.values():
         for k, state in enumerate(states(w)):
             check_picture(state, small, f"t{k}")
             seen += 1
@@ -246,7 +247,7 @@ def test_moments_give_one_picture_per_section_of_the_story(walks, logs):
 class Strict(HTMLParser):
     """html.parser, keeping count: every element that is opened is closed, in order."""
 
-    VOID = {"meta", "input", "br", "img", "hr", "link"}
+    VOID = frozenset({"meta", "input", "br", "img", "hr", "link"})
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)

@@ -14,10 +14,7 @@ import pytest
 from conftest import read_events
 from storyteller import registry
 from storyteller.core.cards import all_cards
-from storyteller.log.file import read
-from storyteller.play.questions import Asker, Game, Occasion, Role, history
-from storyteller.core.sources import SeededSource
-from storyteller.log.replay import walk
+from storyteller.play.questions import Game, Occasion, Role, history
 
 GAMES = ("carddom", "adaman", "cascades", "hexaract")
 YES_NO = re.compile(r"^(Is|Are|Was|Were|Do|Does|Did|Can|Could|Will|Would|Shall|Should|Has|Have|Had|May|Might)\b")
@@ -107,7 +104,8 @@ def test_the_same_deal_again_asks_what_the_first_could_not(cli, tmp_path, home):
     a, b = asked(first), asked(second)
     assert [e.get("about") for e in a[:3]] == [e.get("about") for e in b[:3]]  # the same steps ask...
     assert not {e["text"] for e in a} & {e["text"] for e in b}  # ...but nothing this player heard before
-    deeper = [(x["id"], y["id"]) for x, y in zip(a, b) if not x["id"].startswith("@") and ":e:" not in x["id"] + y["id"]]
+    deeper = [(x["id"], y["id"]) for x, y in zip(a, b)
+              if not x["id"].startswith("@") and ":e:" not in x["id"] + y["id"]]
     assert deeper and all(x.rsplit(":", 1)[0] == y.rsplit(":", 1)[0] and y.endswith(":1") for x, y in deeper[:2])
     # the games of a built-in player ask nothing, and count for nothing
     assert cli("play", "carddom", "--seed", "9", "--auto", "greedy", "--log", sessions / "auto.jsonl").code == 0
@@ -120,7 +118,7 @@ def test_when_the_written_ones_are_used_up_a_new_one_is_composed_from_the_cards_
     q = registry.get("adaman").questions
     role = Role("court", "sailor")
     written = q.written_ids(role)
-    seen = Counter({qid: 1 for qid in written})
+    seen = Counter(dict.fromkeys(written, 1))
     chosen = q.choose(Occasion(role), Game(), seen, "1", 5)
     assert chosen.id.startswith("court:sailor:c:") and "the Sailor" in chosen.text.replace("The Sailor", "the Sailor")
     c = all_cards()["sailor"]
@@ -168,7 +166,8 @@ def test_each_question_is_logged_with_its_id_answered_or_not_and_the_export_show
 
 def test_replay_notes_a_question_the_game_would_not_ask_there(cli, tmp_path, home):
     path = tmp_path / "g.jsonl"
-    assert cli("play", "carddom", "--seed", "2", "--answers", answers(tmp_path, "enter 1", "quit"), "--log", path).code == 0
+    assert cli("play", "carddom", "--seed", "2", "--answers", answers(tmp_path, "enter 1", "quit"),
+               "--log", path).code == 0
     assert "note:" not in cli("replay", path).out
     lines = path.read_text(encoding="utf-8").splitlines()
     events = [json.loads(line) for line in lines]
@@ -205,11 +204,16 @@ def test_the_oracle_answers_and_never_touches_the_game(cli, tmp_path, home):
     for i, m in enumerate(moves):
         lines.append(m)
         if i % 4 == 0:
-            lines.append(f"oracle {['likely', 'even', 'unlikely', 'almost-certain', 'small-chance'][i % 5]}: Is the road watched?")
-    assert cli("play", "hexaract", "--seed", "6", "--answers", answers(tmp_path, *moves, name="a.txt"), "--log", plain).code == 0
+            odds = ["likely", "even", "unlikely", "almost-certain", "small-chance"][i % 5]
+            lines.append(f"oracle {odds}: Is the road watched?")
+    assert cli("play", "hexaract", "--seed", "6", "--answers", answers(tmp_path, *moves, name="a.txt"),
+               "--log", plain).code == 0
     r = cli("play", "hexaract", "--seed", "6", "--answers", answers(tmp_path, *lines, name="b.txt"), "--log", asking)
     assert r.code == 0, r.err
-    dealt = lambda p: [(e["event"], e.get("card"), e.get("dice")) for e in read_events(p)[1:] if e["event"] in ("draw", "roll")]
+    def dealt(p):
+        return [(e["event"], e.get("card"), e.get("dice")) for e in read_events(p)[1:]
+                if e["event"] in ("draw", "roll")]
+
     assert dealt(plain) == dealt(asking)  # the same cards and dice, oracle or not
     oracles = [e for e in read_events(asking)[1:] if e["event"] == "oracle"]
     assert len(oracles) == len(moves[::4])
@@ -226,7 +230,7 @@ def test_the_oracle_answers_and_never_touches_the_game(cli, tmp_path, home):
     obsidian = cli("export", asking, "--format", "obsidian", "--playthrough").out
     assert "> [!oracle] The oracle, asked (likely): Is the road watched?" in obsidian
     ctx = json.loads(cli("export", asking, "--format", "json").out)
-    assert [s for s in ctx["steps"] if s["kind"] == "oracle"][0]["spark"]["name"]
+    assert next(s for s in ctx["steps"] if s["kind"] == "oracle")["spark"]["name"]
 
 
 def test_the_odds_shape_the_answer_and_the_extremes_say_more():
@@ -265,11 +269,13 @@ def test_at_a_real_table_the_player_rolls_the_oracles_d100(cli, tmp_path, roll, 
         assert r.code == 2 and r.err.count("\n") == 1 and ("d100" in r.err) and not oracles
 
 
-@pytest.mark.parametrize("change, why", [({"roll": 99}, "but the seed rolls"), ({"answer": "yes-and"}, "the oracle's answer"),
+@pytest.mark.parametrize("change, why", [({"roll": 99}, "but the seed rolls"),
+                                         ({"answer": "yes-and"}, "the oracle's answer"),
                                          ({"spark": "huntress"}, "the oracle's spark"), ({"odds": "sure"}, "odds")])
 def test_an_edited_oracle_event_is_caught_by_replay(cli, tmp_path, change, why):
     path = tmp_path / "g.jsonl"
-    assert cli("play", "carddom", "--seed", "2", "--answers", answers(tmp_path, "oracle likely: Am I followed?", "quit"),
+    assert cli("play", "carddom", "--seed", "2",
+               "--answers", answers(tmp_path, "oracle likely: Am I followed?", "quit"),
                "--log", path).code == 0
     events = read_events(path)
     i = next(k for k, e in enumerate(events) if e.get("event") == "oracle")
@@ -300,13 +306,15 @@ def test_the_history_is_made_from_the_logs_and_its_cache_is_only_a_cache(cli, tm
 
     sessions = home / "sessions"
     moves = moves_of(cli, tmp_path, "carddom", "9")
-    assert cli("play", "carddom", "--seed", "9", "--answers", answers(tmp_path, *moves), "--log", sessions / "a.jsonl").code == 0
+    assert cli("play", "carddom", "--seed", "9", "--answers", answers(tmp_path, *moves),
+               "--log", sessions / "a.jsonl").code == 0
     first = history(sessions, "carddom")
     assert (sessions / HISTORY).exists() and sum(first.values()) == len(asked(sessions / "a.jsonl"))
     (sessions / HISTORY).write_text("{not json", encoding="utf-8")  # a broken cache is no cache
     assert history(sessions, "carddom") == first
     assert history(sessions, "carddom", leave_out=sessions / "a.jsonl") == Counter()  # the game being played
-    assert cli("play", "carddom", "--seed", "9", "--answers", answers(tmp_path, *moves), "--log", sessions / "b.jsonl").code == 0
+    assert cli("play", "carddom", "--seed", "9", "--answers", answers(tmp_path, *moves),
+               "--log", sessions / "b.jsonl").code == 0
     both = history(sessions, "carddom")  # a new log: counted again
     assert sum(both.values()) == sum(first.values()) + len(asked(sessions / "b.jsonl"))
     (sessions / "b.jsonl").unlink()

@@ -90,7 +90,8 @@ def test_an_escape_is_one_line_naming_the_template_and_line_and_does_nothing(cli
 
 def test_an_unsafe_access_says_what_was_refused(cli, tmp_path):
     r, tpl, _ = export_with(cli, tmp_path, "ok\n{{ meta.title }}\n{{ ''.__class__ }}\n")
-    assert r.err == f"storyteller: {tpl}: line 3: not allowed in a template: access to attribute '__class__' of 'str' object is unsafe.\n"
+    assert r.err == (f"storyteller: {tpl}: line 3: not allowed in a template: "
+                     "access to attribute '__class__' of 'str' object is unsafe.\n")
     r, tpl, _ = export_with(cli, tmp_path, "{{ 'x'.encode() }}\n")
     assert r.err == f"storyteller: {tpl}: line 1: not allowed in a template: a template may not call str.encode()\n"
 
@@ -114,8 +115,8 @@ def test_what_a_template_author_needs_still_works(cli, tmp_path):
 {{ range(3) | map("string") | join("+") }} {{ meta.title.split(" ") | length }} {{ meta.variants.items() | list | length }}
 {{ journal | map(attribute="text") | first | truncate(12) }} {{ "a b" | replace(" ", "_") | center(7) }}|
 {{ m.replay_line(meta) }}
-"""
-    r, tpl, out = export_with(cli, tmp_path, source)
+"""  # noqa: E501 (a template's lines, each the line of output the test expects)
+    r, _tpl, out = export_with(cli, tmp_path, source)
     assert r.code == 0, r.err
     lines = out.read_text(encoding="utf-8").splitlines()
     assert lines == [
@@ -132,14 +133,14 @@ def test_what_a_template_author_needs_still_works(cli, tmp_path):
 def test_an_include_reads_only_templates(cli, tmp_path):
     (tmp_path / "notes.txt").write_text("PRIVATE", encoding="utf-8")
     (tmp_path / "part.md.j2").write_text("from a part: {{ meta.game }}", encoding="utf-8")
-    r, tpl, out = export_with(cli, tmp_path, "{% include 'part.md.j2' %}\n")
+    r, _tpl, out = export_with(cli, tmp_path, "{% include 'part.md.j2' %}\n")
     assert r.code == 0 and out.read_text() == "from a part: carddom"
-    r, tpl, out = export_with(cli, tmp_path, "{% include 'notes.txt' %}\n", "other.md.j2")
+    r, _tpl, out = export_with(cli, tmp_path, "{% include 'notes.txt' %}\n", "other.md.j2")
     assert r.code == 1 and "template not found: notes.txt" in r.err and "PRIVATE" not in r.err + r.out
 
 
 def test_a_huge_template_file_is_refused(cli, tmp_path):
-    r, tpl, out = export_with(cli, tmp_path, "x" * (sandbox.MAX_TEMPLATE_BYTES + 1))
+    r, _tpl, out = export_with(cli, tmp_path, "x" * (sandbox.MAX_TEMPLATE_BYTES + 1))
     assert r.code == 1 and r.err.count("\n") == 1 and "larger than" in r.err and not out.exists()
 
 
@@ -158,7 +159,8 @@ def test_an_imported_templates_body_is_sized_before_it_is_shown(cli, tmp_path):
 RUNAWAYS = [
     ("{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}", "ran longer"),
     ("{% for i in range(100000) %}{% for j in range(100000) %}{{ j }}{% endfor %}{% endfor %}", "ran longer"),
-    ("{% for i in range(100000) %}{% for j in range(100000) %}" + "x" * 500 + "{% endfor %}{% endfor %}", "writes more than"),
+    ("{% for i in range(100000) %}{% for j in range(100000) %}" + "x" * 500 + "{% endfor %}{% endfor %}",
+     "writes more than"),
     ("{{ 'x' * 10**9 }}", "more than"),
     ("{{ '{:>999999999}'.format(1) }}", "more than"),
     ("{{ '{:.999999999f}'.format(1.5) }}", "more than"),
@@ -168,10 +170,14 @@ RUNAWAYS = [
     ("{% macro f() %}{{ f() }}{% endmacro %}{{ f() }}", "calls itself too deeply"),
     ("{% for x in range(10) recursive %}{{ loop(range(10)) }}{% endfor %}", "calls itself too deeply"),
     ("{% macro f(n) %}{% if n %}{{ f(n-1) }}{{ f(n-1) }}{% else %}x{% endif %}{% endmacro %}{{ f(60) }}", "ran longer"),
-    ("{% macro d(s, n) %}{% if n %}{{ d(s ~ s, n - 1) }}{% else %}{{ s|length }}{% endif %}{% endmacro %}{{ d('x', 40) }}", "more than"),
-    ("{% macro d(s, n) %}{% if n %}{{ d(s + s, n - 1) }}{% else %}{{ s|length }}{% endif %}{% endmacro %}{{ d('x', 40) }}", "more than"),
-    ("{% macro n(k) %}{% if k %}{% set s = n(k - 1) %}{{ s }}{{ s }}{% else %}x{% endif %}{% endmacro %}{{ n(40)|length }}", "more than"),
-    ("{% macro two(s) %}{{ s }}{{ s }}{% endmacro %}{{ " + "two(" * 40 + "'x'" + ")" * 40 + " | length }}", "more than"),
+    ("{% macro d(s, n) %}{% if n %}{{ d(s ~ s, n - 1) }}{% else %}{{ s|length }}{% endif %}{% endmacro %}"
+     "{{ d('x', 40) }}", "more than"),
+    ("{% macro d(s, n) %}{% if n %}{{ d(s + s, n - 1) }}{% else %}{{ s|length }}{% endif %}{% endmacro %}"
+     "{{ d('x', 40) }}", "more than"),
+    ("{% macro n(k) %}{% if k %}{% set s = n(k - 1) %}{{ s }}{{ s }}{% else %}x{% endif %}{% endmacro %}"
+     "{{ n(40)|length }}", "more than"),
+    ("{% macro two(s) %}{{ s }}{{ s }}{% endmacro %}{{ " + "two(" * 40 + "'x'" + ")" * 40 + " | length }}",
+     "more than"),
     ("{{ 'x'.center(10**9) }}", "more than"),
     ("{{ 'x'|center(10**9) }}", "more than"),
     ("{{ 'x'.ljust(10**9) }}", "more than"),
@@ -191,7 +197,8 @@ RUNAWAYS = [
     ("{{ range(5)|slice(10**9)|list }}", "more than"),
     ("{% for i in range(100000) %}{{ ('x' * 10**6)|length }}{% endfor %}", "made more than"),
     ("{{ ('9' * 100000)|int }}", "digits"),
-    ("{% filter upper %}{% for i in range(100000) %}{% for j in range(100) %}xxxxxxxxxxxxxxxxxxxx{% endfor %}{% endfor %}{% endfilter %}", "ran longer"),
+    ("{% filter upper %}{% for i in range(100000) %}{% for j in range(100) %}xxxxxxxxxxxxxxxxxxxx{% endfor %}"
+     "{% endfor %}{% endfilter %}", "ran longer"),
 ]
 
 RUN_ALL = """
@@ -265,7 +272,8 @@ def test_a_runaway_stops_within_a_couple_of_seconds_from_the_command_line(tmp_pa
                        capture_output=True, text=True, timeout=60, env=dict(os.environ, STORYTELLER_HOME=str(tmp_path)))
     took = time.monotonic() - start
     assert r.returncode == 1 and r.stdout == ""
-    assert r.stderr == f"storyteller: {tpl}: line 1: template stopped: it ran longer than {sandbox.TIME_LIMIT:g} seconds\n"
+    assert r.stderr == (f"storyteller: {tpl}: line 1: template stopped: "
+                        f"it ran longer than {sandbox.TIME_LIMIT:g} seconds\n")
     assert took < sandbox.TIME_LIMIT + 3
 
 

@@ -43,7 +43,8 @@ def test_the_seeded_deal_used_by_these_tests():
 
 def test_answers_play_with_journal_entries_kept_verbatim(cli, tmp_path):
     words = "The forest smells of rain — and of smoke. \"Odd,\" I said."
-    r, path = play(cli, tmp_path, "journal: I left the forge at dawn.", "enter 1", f"journal: {words}", "take 10C", "quit")
+    r, path = play(cli, tmp_path, "journal: I left the forge at dawn.", "enter 1", f"journal: {words}", "take 10C",
+                   "quit")
     assert r.code == 0, r.err
     events = read_events(path)
     journal = [e for e in events if e.get("event") == "journal"]
@@ -94,7 +95,7 @@ def test_undo_is_an_event_and_never_changes_a_later_draw(cli, tmp_path):
 
 
 def test_undo_with_nothing_to_undo_is_refused(cli, tmp_path):
-    r, path = play(cli, tmp_path, "undo")
+    r, _path = play(cli, tmp_path, "undo")
     assert r.code == 2 and "no move to undo" in r.err
 
 
@@ -145,8 +146,10 @@ def test_auto_random_resumes_exactly_as_it_would_have_gone(cli, tmp_path, auto_l
     r, part = play(cli, tmp_path, "quit", seed="21", log="part.jsonl")
     assert r.code == 0
     assert cli("resume", part, "--auto", "random").code == 0
-    strip = lambda p: [(e.get("event"), e.get("card"), e.get("action")) for e in read_events(p)[1:]
-                       if e["event"] != "question"]  # the player was asked questions; the built-in player is not
+    def strip(p):  # the player was asked questions; the built-in player is not
+        return [(e.get("event"), e.get("card"), e.get("action")) for e in read_events(p)[1:]
+                if e["event"] != "question"]
+
     assert strip(part) == strip(whole)
 
 
@@ -203,7 +206,9 @@ def test_a_hand_edited_outcome_is_caught(cli, auto_log):
     path = auto_log("4")
     text = path.read_text()
     result = "won" if '"result": "lost"' in text else "lost"
-    path.write_text(text.replace('"result": "won"', '"result": "X"').replace('"result": "lost"', f'"result": "{result}"').replace('"result": "X"', '"result": "lost"'))
+    path.write_text(text.replace('"result": "won"', '"result": "X"')
+                    .replace('"result": "lost"', f'"result": "{result}"')
+                    .replace('"result": "X"', '"result": "lost"'))
     r = cli("replay", path)
     assert r.code == 1 and "the game ends" in r.err
 
@@ -213,11 +218,16 @@ def test_a_hand_edited_outcome_is_caught(cli, auto_log):
     [
         ("", "empty"),
         ('{"hello": 1}\n', "not a storyteller log header"),
-        ('{"storyteller": "log", "schema": 99, "game": "carddom", "variants": {}, "seed": "1", "source": "seeded"}\n', "schema 99"),
-        ('{"storyteller": "log", "schema": 1, "game": "poker", "variants": {}, "seed": "1", "source": "seeded"}\n', "unknown game 'poker'"),
-        ('{"storyteller": "log", "schema": 1, "game": "carddom", "variants": {"jokers": "x"}, "seed": "1", "source": "seeded"}\n', "jokers"),
-        ('{"storyteller": "log", "schema": 1, "game": "carddom", "variants": {}, "seed": "1", "source": "seeded"}\n{"n": 2, "event": "draw"}\n', "event number"),
-        ('{"storyteller": "log", "schema": 1, "game": "carddom", "variants": {}, "seed": "1", "source": "seeded"}\n{"n": 1, "event": "teleport"}\n', "unknown event"),
+        ('{"storyteller": "log", "schema": 99, "game": "carddom", "variants": {}, "seed": "1", "source": "seeded"}\n',
+         "schema 99"),
+        ('{"storyteller": "log", "schema": 1, "game": "poker", "variants": {}, "seed": "1", "source": "seeded"}\n',
+         "unknown game 'poker'"),
+        ('{"storyteller": "log", "schema": 1, "game": "carddom", "variants": {"jokers": "x"}, "seed": "1", '
+         '"source": "seeded"}\n', "jokers"),
+        ('{"storyteller": "log", "schema": 1, "game": "carddom", "variants": {}, "seed": "1", "source": "seeded"}\n'
+         '{"n": 2, "event": "draw"}\n', "event number"),
+        ('{"storyteller": "log", "schema": 1, "game": "carddom", "variants": {}, "seed": "1", "source": "seeded"}\n'
+         '{"n": 1, "event": "teleport"}\n', "unknown event"),
     ],
 )
 def test_broken_logs_get_one_clear_line(cli, tmp_path, content, message):
@@ -267,7 +277,8 @@ def test_a_decision_logged_without_its_draw_resumes_by_drawing_it(tmp_path):
 
 def test_truncated_log_error_keeps_the_intact_part(tmp_path):
     path = tmp_path / "t.jsonl"
-    path.write_text('{"storyteller": "log", "schema": 1, "game": "carddom", "variants": {}, "seed": "1", "source": "seeded"}\n{"n": 1, "ev')
+    path.write_text('{"storyteller": "log", "schema": 1, "game": "carddom", "variants": {}, "seed": "1", '
+                    '"source": "seeded"}\n{"n": 1, "ev')
     with pytest.raises(TruncatedLog) as e:
         read(path)
     assert e.value.intact.events == []

@@ -67,7 +67,8 @@ def test_bad_options_are_one_line(cli, args, message):
 @pytest.mark.timeout(60)
 def test_ctrl_c_prints_what_was_played_and_exits_130(tmp_path):
     env = dict(os.environ, STORYTELLER_HOME=str(tmp_path))
-    proc = subprocess.Popen([sys.executable, "-m", "storyteller", "simulate", "adaman", "--games", "1000000", "--jobs", "2"],
+    proc = subprocess.Popen([sys.executable, "-m", "storyteller", "simulate", "adaman", "--games", "1000000",
+                             "--jobs", "2"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
                             # as a terminal would have it (a shell without job control ignores Ctrl-C in the background)
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))

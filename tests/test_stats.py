@@ -47,7 +47,8 @@ def test_stats_count_outcomes_streaks_and_words(cli, played):
     assert r.code == 0, r.err
     stats = json.loads(r.out)
     carddom = stats["games"]["carddom"]
-    assert (carddom["played"], carddom["won"], carddom["lost"], carddom["abandoned"], carddom["in_progress"]) == (6, 3, 2, 1, 1)
+    counts = (carddom["played"], carddom["won"], carddom["lost"], carddom["abandoned"], carddom["in_progress"])
+    assert counts == (6, 3, 2, 1, 1)
     assert carddom["win_rate"] == 0.5
     assert carddom["best_streak"] == 2 and carddom["streak"] == 0  # won, won, lost, won, abandoned
     assert carddom["journal_words"] == 8  # two entries of four words
@@ -109,7 +110,8 @@ def test_export_all_from_the_command_line(cli, played, tmp_path):
     assert f"{len(PLAN) + 1} new" in r.out
     assert "[[2026-01-07-adaman-1]]" in (vault / "index.md").read_text(encoding="utf-8")
     assert "0 new" in cli("export", "--all", vault, "--format", "obsidian").out
-    for bad in (["--all", vault, "--format", "json"], ["--all", vault, "--story"], [played / "game-0.jsonl", "--all", vault]):
+    for bad in (["--all", vault, "--format", "json"], ["--all", vault, "--story"],
+                [played / "game-0.jsonl", "--all", vault]):
         r = cli("export", *bad)
         assert r.code == 2 and r.err.count("\n") == 1
     assert cli("export").code == 2  # neither a log nor --all
@@ -122,11 +124,13 @@ def test_stats_count_a_persons_games_and_all_of_them_with_all(cli, played, tmp_p
     from storyteller.telling.vault import export_all
 
     for seed in ("1", "2"):
-        assert cli("play", "carddom", "--seed", seed, "--auto", "random", "--log", played / f"auto-{seed}.jsonl").code == 0
+        assert cli("play", "carddom", "--seed", seed, "--auto", "random",
+                   "--log", played / f"auto-{seed}.jsonl").code == 0
     assert cli("simulate", "carddom", "--games", "3", "--policy", "random", "--jobs", "1", "--logs", played).code == 0
     answers = tmp_path / "a.txt"  # and one more of the player's own, from an answers file, with a variant
     answers.write_text("enter 1\nabandon\n", encoding="utf-8")
-    assert cli("play", "carddom", "--variant", "jokers=taken", "--answers", answers, "--log", played / "mine.jsonl").code == 0
+    assert cli("play", "carddom", "--variant", "jokers=taken", "--answers", answers,
+               "--log", played / "mine.jsonl").code == 0
     own = json.loads(cli("stats", "--json").out)
     everyone = json.loads(cli("stats", "--all", "--json").out)
     assert own["total"]["played"] == 8 and own["counted"] == "your own games"
@@ -134,7 +138,8 @@ def test_stats_count_a_persons_games_and_all_of_them_with_all(cli, played, tmp_p
     shown = cli("stats", "--plain")
     assert "Your own games only" in shown.out and "--all" in shown.out
     assert "All saved games" in cli("stats", "--all", "--plain").out
-    index = export_all(sessions_dir(), tmp_path / "vault") and (tmp_path / "vault" / "index.md").read_text(encoding="utf-8")
+    index = export_all(sessions_dir(), tmp_path / "vault") and (tmp_path / "vault" / "index.md").read_text(
+        encoding="utf-8")
     assert "Your own games" in index and "The 5 games of the built-in players" in index
     assert "| **carddom** | all | 7 | 3 | 2 | 0 | 2 |" in index  # a total per game, then each set of rules
     assert "|  | jokers=taken | 1 | 0 | 0 | 0 | 1 |" in index and "|  | standard rules | 6 | 3 | 2 | 0 | 1 |" in index

@@ -70,7 +70,8 @@ def test_a_bad_last_line_shows_as_cut_off(cli, home, tail):
     [
         (b"", "the log is empty"),
         (b'{"storyteller": "log", "schema": 1.0}\n', "line 1: 'schema' must be a whole number, not 1.0"),
-        (b'{"storyteller": "log", "schema": 1, "game": {}, "variants": {}, "seed": "1", "source": "seeded"}\n', "'game' must be text"),
+        (b'{"storyteller": "log", "schema": 1, "game": {}, "variants": {}, "seed": "1", "source": "seeded"}\n',
+         "'game' must be text"),
         (b"[" * 5_000 + b"\n", "line 1 nests too deeply"),
         (json.dumps({"storyteller": "log", "schema": 1, "game": "carddom", "variants": {}, "seed": "x" * 50_000_000,
                      "source": "seeded"}).encode() + b"\n", "line 1 is too long"),
@@ -88,7 +89,8 @@ def test_a_log_with_a_bad_header_is_unreadable_with_its_reason(home, content, pr
 
 def test_a_bad_event_at_the_end_is_unreadable(cli, home):
     path = played(cli, home, "5", "enter 1", "quit")
-    path.write_bytes(path.read_bytes() + b'{"n": 99, "event": "draw", "card": "10C", "to": "x", "deal": false, "slot": 0}\n')
+    path.write_bytes(path.read_bytes()
+                     + b'{"n": 99, "event": "draw", "card": "10C", "to": "x", "deal": false, "slot": 0}\n')
     s = store.summarize(path)
     assert s.status == "unreadable" and "the last line: 'deal' must be a whole number, not false" in s.problem
 
@@ -121,7 +123,8 @@ def test_sessions_lists_a_bad_log_and_goes_on_and_a_bare_resume_skips_it(cli, ho
     assert r.code == 0, r.err
     assert "zz-header.jsonl" in r.out and "unreadable: line 1:" in r.out and "'game'" in r.out  # the reason, wrapped
     rows = [line.split() for line in r.out.splitlines()]
-    assert sum(1 for row in rows if row[:1] == ["carddom"]) == 2  # the good log and the one bad in the middle, by their ends
+    # the good log and the one bad in the middle, by their ends
+    assert sum(1 for row in rows if row[:1] == ["carddom"]) == 2
     assert store.latest_unfinished() == good
     before = middle.read_bytes()
     (home / "quit.txt").write_text("quit\n")
@@ -211,7 +214,8 @@ def test_sessions_keeps_what_it_read_beside_the_logs_and_reads_only_what_changed
     first = store.summaries(folder)
     target = folder / "game-03-open.jsonl"
     with target.open("a", encoding="utf-8") as f:  # the game goes on elsewhere: its status must follow
-        f.write(json.dumps({"n": 99, "event": "end", "result": "abandoned", "reason": "x", "cause": "abandoned"}) + "\n")
+        f.write(json.dumps({"n": 99, "event": "end", "result": "abandoned", "reason": "x", "cause": "abandoned"})
+                + "\n")
     again = {s.name: s for s in store.summaries(folder)}
     assert again["game-03-open.jsonl"].status != {s.name: s for s in first}["game-03-open.jsonl"].status
     cache.write_text("not json", encoding="utf-8")  # a broken cache is no cache

@@ -124,8 +124,9 @@ def test_a_crown_is_found_by_its_suit():
 
 
 def test_part_of_a_name_is_never_taken_for_the_card():
-    assert refusal(find_card, "king", PIQUET) == \
-        "'king' could be the King of Clovers, the King of Hearts, the King of Spades or the King of Diamonds: name one card"
+    assert refusal(find_card, "king", PIQUET) == (
+        "'king' could be the King of Clovers, the King of Hearts, the King of Spades or the King of Diamonds: "
+        "name one card")
     assert refusal(find_card, "moons", BASIC) == "'moons' could be the Ace of Moons or the Huntress: name one card"
     assert refusal(find_card, "chance", BASIC) == "no card is called 'chance': did you mean the Chance Meeting?"
     assert refusal(find_card, "hearts", PIQUET) == "'hearts' could be any of 8 cards: type the whole name"
@@ -244,7 +245,8 @@ def test_a_card_already_on_the_table_is_refused_with_where_it_lies():
     state.apply(state.legal_actions()[0].move)  # explore: the people of stack 1
     draw = state.chance()
     assert check_card("7H", draw.options, state.places()) == "the 7 of Hearts is already on the table, in stack 1"
-    assert check_card("KH", draw.options, state.places()) == "the King of Hearts is already on the table, as the character"
+    assert check_card("KH", draw.options, state.places()) == \
+        "the King of Hearts is already on the table, as the character"
     assert check_card("8H", draw.options, state.places()) is None
 
 
@@ -261,7 +263,8 @@ def test_an_ace_is_refused_for_the_journey_deck_and_a_journey_card_for_the_aces(
     t = table("hexaract")
     journey = Draw(0, 0, "journey 1", frozenset(t.piles["deck"]), pile="deck")
     aces = Draw(0, 0, "ace token", frozenset(t.piles["aces"]), pile="aces")
-    assert t.check("ace-of-moons", journey, {}) == "the Ace of Moons is one of the Aces set apart, not in the journey deck"
+    assert t.check("ace-of-moons", journey, {}) == \
+        "the Ace of Moons is one of the Aces set apart, not in the journey deck"
     assert t.check("mill", aces, {}) == "the Mill is in the journey deck, not one of the Aces set apart"
     assert t.check("mill", journey, {}) is None
     with pytest.raises(ValueError, match="one of the Aces set apart"):
@@ -403,7 +406,8 @@ def test_a_value_no_die_shows_is_refused():
 
 def test_anything_else_is_refused_with_what_to_type():
     assert refusal(parse_dice, "", 5) == "type the five dice you rolled, such as 3 5 6 1 2"
-    assert refusal(parse_dice, "3 five 6 1 2", 5) == "'five' is not a die: type the five dice as numbers, such as 3 5 6 1 2"
+    assert refusal(parse_dice, "3 five 6 1 2", 5) == \
+        "'five' is not a die: type the five dice as numbers, such as 3 5 6 1 2"
     assert refusal(parse_dice, "3 -5 6 1 2", 5).startswith("'-5' is not a die")
     assert refusal(parse_dice, "3 ² 6 1 2", 5).startswith("'²' is not a die")
     assert refusal(parse_dice, "3 5.5 6 1 2", 5).startswith("'5.5' is not a die")

@@ -30,7 +30,6 @@ def measure(game: str, args: list[str]) -> dict:
 
 def main() -> None:
     from storyteller import registry
-    from storyteller.registry import rules
 
     games = [sys.argv[1]] if len(sys.argv) > 1 else list(GAMES)
     count = int(sys.argv[2]) if len(sys.argv) > 2 else 2000

@@ -10,7 +10,7 @@ from __future__ import annotations
 import csv
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 
 
@@ -47,7 +47,7 @@ def _split(field: str) -> tuple[str, ...]:
     return tuple(part for part in field.split("|") if part)
 
 
-@lru_cache(maxsize=None)
+@cache
 def piquet_cards() -> tuple[Card, ...]:
     """The 32-card piquet deck followed by the two Jokers."""
     return tuple(
@@ -63,7 +63,7 @@ def piquet_cards() -> tuple[Card, ...]:
     )
 
 
-@lru_cache(maxsize=None)
+@cache
 def decktet_cards() -> tuple[Card, ...]:
     """All 45 Decktet cards: the 36 basic ones, then the extended ones."""
     out = []
@@ -84,8 +84,7 @@ def decktet_cards() -> tuple[Card, ...]:
     return tuple(out)
 
 
-@lru_cache(maxsize=None)
-@lru_cache(maxsize=None)
+@cache
 def all_cards() -> dict[str, Card]:
     """Every card of every deck, by id."""
     return {c.id: c for c in (*piquet_cards(), *decktet_cards())}

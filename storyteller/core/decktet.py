@@ -4,8 +4,8 @@ the cards mean in a story lives in ``storyteller.telling.meanings``."""
 
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import Iterable
+from collections.abc import Iterable
+from functools import cache
 
 from storyteller.core.cards import Card, decktet_cards
 from storyteller.core.words import cap, join_and
@@ -13,7 +13,7 @@ from storyteller.core.words import cap, join_and
 SUITS = ("Moons", "Suns", "Waves", "Leaves", "Wyrms", "Knots")
 
 
-@lru_cache(maxsize=None)
+@cache
 def by_id() -> dict[str, Card]:
     return {c.id: c for c in decktet_cards()}
 

@@ -15,8 +15,9 @@ sentence.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, ClassVar, Mapping, Protocol, Sequence, Union
+from typing import Any, ClassVar, Protocol, TypeVar
 
 
 class RuleError(ValueError):
@@ -57,8 +58,8 @@ class Roll:
     to: str = "roll"
 
 
-Chance = Union[Draw, Roll]
-ChanceOutcome = Union[str, tuple]  # a card id for a Draw, a tuple of ints for a Roll
+Chance = Draw | Roll
+ChanceOutcome = str | tuple[int, ...]  # a card id for a Draw, a tuple of ints for a Roll
 
 
 # -- decisions ---------------------------------------------------------------------------
@@ -158,7 +159,7 @@ class State(Protocol):
     @property
     def outcome(self) -> Outcome | None: ...
 
-    def clone(self) -> "State": ...
+    def clone(self) -> State: ...
 
     def places(self) -> dict[str, list[str]]:
         """Every card drawn so far, by where it is now (each card in exactly one place)."""
@@ -183,10 +184,13 @@ def _copied(value: Any) -> Any:
         return {k: _copied(v) for k, v in value.items()} if deep else value.copy()
     if kind is set:
         return value.copy()
-    if dataclasses.is_dataclass(value) and kind.__dataclass_params__.frozen:  # type: ignore[attr-defined]
+    if dataclasses.is_dataclass(value) and kind.__dataclass_params__.frozen:
         _SHARED.add(kind)
         return value
     raise TypeError(f"a state cannot hold a {kind.__name__}: use lists, dicts, sets or immutable values")
+
+
+_G = TypeVar("_G", bound="GameState")
 
 
 class GameState:
@@ -195,7 +199,7 @@ class GameState:
     other mutable type is refused, so a new field can neither be forgotten by the clone nor
     shared with it."""
 
-    def clone(self):
+    def clone(self: _G) -> _G:
         new = object.__new__(type(self))
         fields = {}
         for k, v in self.__dict__.items():  # the common cases inline: clones are frequent

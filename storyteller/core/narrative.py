@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-from functools import lru_cache
+from collections.abc import Sequence
+from functools import cache
 from pathlib import Path
-from typing import Any, Sequence, TypeVar
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 _PACKAGE = Path(__file__).resolve().parents[1]  # storyteller/
@@ -26,11 +27,12 @@ def data_dir(name: str) -> Path:
     raise FileNotFoundError(f"storyteller's {name}/ folder is missing from this installation")
 
 
-@lru_cache(maxsize=None)
+@cache
 def shared_prompts(name: str) -> dict[str, Any]:
     """Words shared by several games, such as what each Decktet card means (``decktet``)."""
     path = data_dir("prompts") / f"{name}.json"
-    return json.loads(path.read_text(encoding="utf-8"))
+    prompts: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return prompts
 
 
 def pick(options: Sequence[T], *key: object) -> T:

@@ -18,12 +18,13 @@ drawn for each question from its own stream: its name and its keywords are the s
 
 from __future__ import annotations
 
+from typing import Any
+
 from storyteller.core.rng import Stream
 
 ODDS = {"almost-certain": 90, "likely": 75, "even": 50, "unlikely": 25, "small-chance": 10}
 ODDS_WORDS = {"almost-certain": "almost certain", "likely": "likely", "even": "50/50", "unlikely": "unlikely",
               "small-chance": "a small chance"}
-ANSWERS = ("yes-and", "yes", "yes-but", "no-but", "no", "no-and")
 ANSWER_WORDS = {
     "yes-and": "Yes, and more than you asked.",
     "yes": "Yes.",
@@ -40,7 +41,7 @@ def roll(seed: str, n: int) -> int:
 
 
 def answer(odds: str, d100: int) -> str:
-    """The answer a roll of ``d100`` gives at these odds (one of :data:`ANSWERS`)."""
+    """The answer a roll of ``d100`` gives at these odds (a key of :data:`ANSWER_WORDS`)."""
     t = ODDS[odds]
     if d100 <= t:
         if d100 <= max(1, t // 5):

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import re
 import shlex
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 
 def cap(text: str) -> str:
@@ -14,10 +15,10 @@ def cap(text: str) -> str:
 
 def join_and(items: Iterable[Any]) -> str:
     """"a, b and c"."""
-    items = [str(i) for i in items]
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
+    words = [str(i) for i in items]
+    if len(words) <= 1:
+        return "".join(words)
+    return ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def plural(n: int, word: str, many: str | None = None) -> str:

@@ -125,7 +125,8 @@ def summaries(folder: Path | None = None) -> list[Summary]:
     if fresh != cached:
         tmp = folder / f".{SUMMARIES}.{os.getpid()}.tmp"
         try:
-            tmp.write_text(json.dumps({"version": SUMMARIES_VERSION, "logs": fresh}, ensure_ascii=False), encoding="utf-8")
+            tmp.write_text(json.dumps({"version": SUMMARIES_VERSION, "logs": fresh}, ensure_ascii=False),
+                           encoding="utf-8")
             os.replace(tmp, folder / SUMMARIES)
         except OSError:  # a folder we may read but not write: no cache, the same list
             try:

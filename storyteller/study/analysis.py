@@ -36,9 +36,10 @@ Pure computation: no terminal, no files. ``progress`` hears how far it has come;
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from storyteller.core.engine import Budget, Draw, Roll, State
 from storyteller.core.rng import Stream
@@ -349,9 +350,9 @@ def analyse(
     reg = registry.get(w.game.name)
     name = player or ("greedy" if reg.has_policy else None)
     if name is None or name not in reg.policies:
-        known = ", ".join(reg.policies) or "none"
+        players = ", ".join(reg.policies) or "none"
         raise AnalysisError(f"{w.game.title} has no built-in player{' ' + repr(player) if player else ''} to measure "
-                            f"win chances with (its players: {known})")
+                            f"win chances with (its players: {players})")
     source = log.header.source
     out = Analysis(w.game.name, w.game.title, Path(log.path).name if log.path else "", log.seed, source, name,
                    DEFAULT_SAMPLES if samples is None else samples,
@@ -373,7 +374,9 @@ def analyse(
     same: dict[int, int] = {}  # point -> an earlier point of the same value
     for i, s in enumerate(steps):
         if s.move is not None:
-            hint = reg.policy(name).choose(points[i].clone())
+            policy = reg.policy(name)
+            assert policy is not None  # one of reg.policies
+            hint = policy.choose(points[i].clone())
             policy_moves[i] = hint.action.key if hint is not None else s.move.key
             if policy_moves[i] == s.move.key or len(points[i].legal_actions()) == 1:
                 same[i + 1] = i
@@ -394,8 +397,9 @@ def analyse(
     def fill(upto: int) -> None:
         for i in range(upto):
             if values[i] is None:
-                if points[i].outcome is not None:
-                    values[i] = 1.0 if points[i].outcome.won else 0.0
+                outcome = points[i].outcome
+                if outcome is not None:
+                    values[i] = 1.0 if outcome.won else 0.0
                 elif i in same and values[same[i]] is not None:
                     values[i] = values[same[i]]
 
@@ -450,8 +454,8 @@ def analyse(
     elif source != "seeded":
         out.winnable_why = ("the cards came from a real table, so those not turned up are not known: no solver can say "
                             "whether the deal could still be won" if source != "physical dice" else
-                            "the dice came from a real table, so those to come are not known: no solver can say whether "
-                            "the deal could still be won")
+                            "the dice came from a real table, so those to come are not known: no solver can say "
+                            "whether the deal could still be won")
     elif not reg.has_solver:
         out.winnable_why = f"{w.game.title} has no solver yet"
     elif not out.complete:
@@ -493,7 +497,8 @@ def _winnable(out: Analysis, w: Any, steps: list[Any], points: list[State], reg:
     first = decisions[0]
     got = answer(first)
     if got == "unknown":
-        out.winnable_why = f"the solver's budget ({out.budget}) ran out before it could tell whether the deal could be won"
+        out.winnable_why = (f"the solver's budget ({out.budget}) ran out "
+                            "before it could tell whether the deal could be won")
         return
     if got == "not winnable":
         out.winnable_why = "with every card known, no order of play could have won this deal"

@@ -19,12 +19,12 @@ from __future__ import annotations
 import math
 import os
 import signal
-import tempfile
 import time
 from collections import Counter
-from dataclasses import asdict, dataclass, field
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator, Mapping, Sequence
+from typing import Any
 
 from storyteller.core.engine import Budget
 from storyteller.core.errors import EXIT_USAGE, UserError
@@ -132,7 +132,8 @@ def play_chunk(job: Job, seeds: Sequence[str]) -> list[Result]:
         solved = None
         if job.solve is not None:
             source = SeededSource(seed, game, job.variants)
-            solved = registry.get(job.game).solver().solve(game.new_state(job.variants), source.resolve, job.solve).answer  # type: ignore[union-attr]
+            solver = registry.get(job.game).solver()  # a game with a solver: simulate --solve checks
+            solved = solver.solve(game.new_state(job.variants), source.resolve, job.solve).answer  # type: ignore[union-attr]
         assert outcome is not None
         out.append(Result(seed, outcome.result, outcome.score, outcome.cause, solved))
     return out
@@ -308,9 +309,9 @@ def default_jobs() -> int:
 def simulate(
     game: str,
     games: int | None = None,
-    seeds: "str | range | SeedRange | None" = None,
+    seeds: str | range | SeedRange | None = None,
     policy: str | None = None,
-    variants: "Mapping[str, str] | Sequence[str]" = (),
+    variants: Mapping[str, str] | Sequence[str] = (),
     jobs: int | None = 1,
     logs: Path | None = None,
     solve: Budget | None = None,
@@ -387,8 +388,8 @@ def solve_deal(rules: Any, variants: dict[str, str], seed: str, budget: Budget) 
 
     from storyteller import registry
 
-    solver = registry.get(rules.name).solver()
-    return solver.solve(rules.new_state(variants), SeededSource(seed, rules, variants).resolve, budget)
+    solver = registry.get(rules.name).solver()  # a game with a solver: the caller checks
+    return solver.solve(rules.new_state(variants), SeededSource(seed, rules, variants).resolve, budget)  # type: ignore[union-attr]
 
 
 def witness(rules: Any, variants: dict[str, str], seed: str, moves: Sequence[str], path: Path) -> Any:

@@ -5,9 +5,10 @@ thousands of logs. A library (:func:`collect`); ``storyteller stats`` prints it.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any
 
 from storyteller.log.records import Record, records
 
@@ -115,8 +116,8 @@ def compute(records: Iterable[Record], describe) -> Stats:
     return stats
 
 
-def collect(folder: Path, game: str | None = None, variants: Mapping[str, str] | None = None,
-            everyone: bool = False, describe: Callable[[Record], str] | None = None) -> tuple[Stats, list[tuple[Path, str]]]:
+def collect(folder: Path, game: str | None = None, variants: Mapping[str, str] | None = None, everyone: bool = False,
+            describe: Callable[[Record], str] | None = None) -> tuple[Stats, list[tuple[Path, str]]]:
     """The statistics of the games saved in ``folder`` (of one ``game``, of one set of its
     ``variants``), and the logs that could not be read, with why. By default only the
     player's own games count (played at the terminal or from an answers file); with

@@ -50,9 +50,6 @@ SUIT_PATHS: dict[str, str] = {
     "Knots": "M50 4 L62 16 L56 22 L50 16 L26 40 L36 50 L26 60 L50 84 L74 60 L64 50 L74 40 L50 16 L56 22 "
              "L62 16 L96 50 L50 96 L4 50 Z M50 36 L64 50 L50 64 L36 50 Z",
 }
-DECKTET_SUITS = ("Moons", "Suns", "Waves", "Leaves", "Wyrms", "Knots")
-PIQUET_SUITS = ("Clovers", "Hearts", "Spades", "Diamonds")
-RED = {"Hearts", "Diamonds"}
 
 STYLE = """
 .st-bg { fill: #fbf8f1; }
@@ -239,7 +236,8 @@ class Drawing:
             defs.append(f'<symbol id="{p}-suit-{s}" viewBox="0 0 100 100"><path d="{SUIT_PATHS[s]}"/></symbol>')
         if self.backs:
             defs.append(f'<symbol id="{p}-back" viewBox="0 0 60 84"><rect class="st-card-back-mark" x="6" y="6" '
-                        'width="48" height="72" rx="3"/><path class="st-card-back-mark" d="M6 6 L54 78 M54 6 L6 78"/></symbol>')
+                        'width="48" height="72" rx="3"/>'
+                        '<path class="st-card-back-mark" d="M6 6 L54 78 M54 6 L6 78"/></symbol>')
         css = STYLE + ("\n" + self.css if self.css else "")
         head = (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {num(self.width)} {num(self.height)}" '
                 f'width="{num(self.width)}" height="{num(self.height)}" role="img" '

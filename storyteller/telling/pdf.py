@@ -67,8 +67,7 @@ def print_pdf(html: str, browser: str, timeout: float = TIMEOUT) -> bytes:
         if sys.platform != "win32" and os.geteuid() == 0:
             args.insert(2, "--no-sandbox")  # Chromium will not start as root with its sandbox
         try:
-            done = subprocess.run(args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                  timeout=timeout, check=False)
+            done = subprocess.run(args, stdin=subprocess.DEVNULL, capture_output=True, timeout=timeout, check=False)
         except subprocess.TimeoutExpired:
             raise PdfProblem(f"the browser took more than {timeout:.0f} s to print the page") from None
         except OSError as e:
@@ -77,5 +76,6 @@ def print_pdf(html: str, browser: str, timeout: float = TIMEOUT) -> bytes:
         if not data.startswith(b"%PDF"):
             said = next((line for line in reversed(done.stderr.decode("utf-8", "replace").splitlines())
                          if line.strip()), "")
-            raise PdfProblem(f"{Path(browser).name} printed no PDF (exit {done.returncode}{': ' + said[:160] if said else ''})")
+            said = f": {said[:160]}" if said else ""
+            raise PdfProblem(f"{Path(browser).name} printed no PDF (exit {done.returncode}{said})")
         return data

@@ -19,8 +19,9 @@ import re
 import sys
 import time
 import types
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from storyteller.core.words import clean
 
@@ -214,7 +215,7 @@ class _Watch:
         self.swallowers = files("nodes", "tests", "lexer")
         self.compiler = files("lexer", "parser", "compiler", "nodes", "optimizer", "visitor", "idtracking")
 
-    def __enter__(self) -> "_Watch":
+    def __enter__(self) -> _Watch:
         ticks = 0
         every = self.EVERY
         deadline = time.monotonic() + self.seconds
@@ -471,6 +472,8 @@ def environment_class():
     class Formatter(SandboxedFormatter):
         """str.format() whose every field is sized before it is made."""
 
+        _env: Any  # a SafeEnvironment (below): it holds the render's run
+
         def __init__(self, env, **kwargs) -> None:
             super().__init__(env, **kwargs)
             self.total = 0
@@ -550,7 +553,7 @@ def environment_class():
             elif operator_ == "+":
                 if isinstance(left, (str, list, tuple)) and isinstance(right, (str, list, tuple)):
                     run.room(len(left) + len(right))
-            elif operator_ == "%":
+            elif operator_ == "%":  # noqa: SIM102 (one branch per operator, its size check inside, as above)
                 if isinstance(left, str):
                     run.room(_printf_size(run, left, right))
             return run.spend(self.binop_table[operator_](left, right))
@@ -560,7 +563,7 @@ def environment_class():
                 raise TemplateLimit(f"a number of more than {MAX_INT_BITS:,} bits")
 
         # -- calls: the methods of plain data are allowed by name, and sized when they can grow
-        def call(__self, __context, __obj, *args: Any, **kwargs: Any) -> Any:  # noqa: N805
+        def call(__self, __context, __obj, *args: Any, **kwargs: Any) -> Any:
             run = __self.run
             bound = isinstance(__obj, (types.BuiltinMethodType, types.MethodType))
             owner = __obj.__self__ if bound else None
@@ -636,7 +639,9 @@ def environment_class():
                 if bind is None:
                     return run.spend(func(*args, **kwargs))
                 ba, make = bind(args, kwargs)
-                check(run, ba.arguments)  # may put a list in place of an iterable it had to read
+                # check is set whenever bind is (mypy cannot tell); it may put a list in place of an
+                # iterable it had to read
+                check(run, ba.arguments)  # type: ignore[misc]
                 return run.spend(make())
 
             return guarded

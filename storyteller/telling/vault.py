@@ -219,7 +219,8 @@ def index(found: list[Record], names: dict[str, str], fmt: str) -> str:
     ]
     for r in reversed(found):  # the newest first
         outcome = inline(r.result) if r.result else "in progress"
-        lines.append(f"| {inline(r.date)} | {inline(r.game)} | {inline(r.seed)} | {outcome} | {r.words:,} | {link(names[r.file])} |")
+        lines.append(f"| {inline(r.date)} | {inline(r.game)} | {inline(r.seed)} | {outcome} | {r.words:,} "
+                     f"| {link(names[r.file])} |")
     own = [r for r in found if r.own]
     stats = compute(own, describe)
     others = len(found) - len(own)
@@ -228,14 +229,16 @@ def index(found: list[Record], names: dict[str, str], fmt: str) -> str:
         counted += (f" The {others} game{'s' if others != 1 else ''} of the built-in players (--auto, simulate --logs) "
                     "are listed above but not counted here.")
     lines += ["", "## Statistics", "", counted, "",
-              "| game | rules | played | won | lost | utter losses | abandoned | win rate | streak (best) | mean score | words |",
+              "| game | rules | played | won | lost | utter losses | abandoned | win rate | streak (best) "
+              "| mean score | words |",
               "|---|---|---|---|---|---|---|---|---|---|---|"]
 
     def row(game: str, rules: str, t) -> str:
         rate = "-" if t.win_rate is None else f"{100 * t.win_rate:.1f}%"
         mean = "-" if t.mean_score is None else f"{t.mean_score:.1f}"
         counts = " | ".join(str(t.count(r)) for r in RESULTS)
-        return f"| {game} | {rules} | {t.played} | {counts} | {rate} | {t.streak} ({t.best_streak}) | {mean} | {t.words:,} |"
+        return (f"| {game} | {rules} | {t.played} | {counts} | {rate} | {t.streak} ({t.best_streak}) "
+                f"| {mean} | {t.words:,} |")
 
     for game, total in sorted(stats.games.items()):
         kinds = [(v, t) for (g, v), t in sorted(stats.variants.items()) if g == game]

@@ -5,7 +5,8 @@ drawing: the figures come from the libraries (:mod:`storyteller.study.simulation
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from storyteller.core.words import clean
 
@@ -21,7 +22,7 @@ class Progress:
         self.done = self.wins = 0
         self.started = 0.0
 
-    def __enter__(self) -> "Progress":
+    def __enter__(self) -> Progress:
         import time
 
         self.started = time.perf_counter()
@@ -72,7 +73,8 @@ def simulation(s: Any, plain: bool) -> None:
                   box=box.SIMPLE_HEAD, show_header=False)
     table.add_column(justify="right")
     table.add_column()
-    table.add_row("won", f"{s.count('won'):,} ({100 * s.win_rate:.2f}%, 95% interval {100 * low:.2f}-{100 * high:.2f}%)")
+    table.add_row("won", f"{s.count('won'):,} ({100 * s.win_rate:.2f}%, "
+                         f"95% interval {100 * low:.2f}-{100 * high:.2f}%)")
     table.add_row("lost", f"{s.count('lost'):,}")
     if s.count("utter loss"):
         table.add_row("utter losses", f"{s.count('utter loss'):,}")
@@ -138,7 +140,7 @@ def stats(stats: Any, plain: bool, title: str = "Your games") -> None:
                   caption_justify="left")
     for column, justify in (("game", "left"), ("rules", "left"), ("played", "right"), ("W/L/U/A", "right"),
                             ("won", "right"), ("streak", "right"), ("score", "right"), ("words", "right")):
-        table.add_column(column, justify=justify, no_wrap=True, min_width=len(column))
+        table.add_column(column, justify=justify, no_wrap=True, min_width=len(column))  # type: ignore[arg-type]
 
     def row(name: str, rules: str, t: Any, bold: bool = False) -> None:
         mean = "-" if t.mean_score is None else f"{t.mean_score:.1f}"
@@ -200,7 +202,7 @@ class Work:
         self.progress: Any = None
         self.task: Any = None
 
-    def __enter__(self) -> "Work":
+    def __enter__(self) -> Work:
         if self.enabled:
             from rich.console import Console
             from rich.progress import BarColumn, Progress as Bar, TextColumn, TimeElapsedColumn
@@ -233,7 +235,8 @@ def chance_chart(start: float, marks: Sequence[Any], plain: bool, width: int = 6
     values = [start] + [m.after for m in marks]
     labels = [""] + [m.label or "" for m in marks]
     per = max(1, -(-len(values) // width))
-    cols = [(min(values[i:i + per]), next((lb for lb in labels[i:i + per] if lb), "")) for i in range(0, len(values), per)]
+    cols = [(min(values[i:i + per]), next((lb for lb in labels[i:i + per] if lb), ""))
+            for i in range(0, len(values), per)]
     lines = []
     for r in range(rows - 1, -1, -1):
         cells = []
@@ -286,7 +289,8 @@ def analysis(a: Any, plain: bool, log_path: str = "") -> None:
         console.print()
     result = "won" if a.outcome == "won" else a.outcome
     console.print(f"Start {pct(a.start)}; {result} ({pct(a.result)}). Luck {100 * a.luck:+.0f} points, "
-                  f"skill {100 * a.skill:+.0f} points: together {100 * (a.luck + a.skill):+.0f}, the result minus the start.",
+                  f"skill {100 * a.skill:+.0f} points: together {100 * (a.luck + a.skill):+.0f}, "
+                  "the result minus the start.",
                   markup=False)
     if a.winnable_until is not None:
         console.print(f"With every card known, the deal could be won until step {a.winnable_until}.", markup=False)
@@ -295,5 +299,5 @@ def analysis(a: Any, plain: bool, log_path: str = "") -> None:
     console.print()
     console.print(clean(a.verdict), markup=False)
     if a.branch_step is not None and log_path:
-        console.print(f"To try the other way: {command('storyteller', 'play', '--from', log_path, '--step', a.branch_step)}",
-                      markup=False)
+        other_way = command("storyteller", "play", "--from", log_path, "--step", a.branch_step)
+        console.print(f"To try the other way: {other_way}", markup=False)

@@ -7,7 +7,8 @@ tests drive the same code a player does.
 from __future__ import annotations
 
 import os
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import questionary
 from rich.console import Console
@@ -17,7 +18,8 @@ from storyteller.log.file import JOURNAL
 
 
 class Terminal:
-    def __init__(self, plain: bool = False, console: Console | None = None, input: Any = None, output: Any = None) -> None:
+    def __init__(self, plain: bool = False, console: Console | None = None, input: Any = None,
+                 output: Any = None) -> None:
         self.console = console or Console(no_color=plain or bool(os.environ.get("NO_COLOR")), highlight=False)
         # Plain words, not symbols, where colours are off or the terminal cannot show the symbols.
         self.plain = plain or bool(os.environ.get("NO_COLOR")) or not can_show(self.console.encoding)

@@ -84,7 +84,7 @@ class Tables:
         self.worse = tuple(sum(1 << b for b in range(self.n) if self.better[b] >> a & 1) for a in range(self.n))
         self._pay: dict[tuple[int, int], tuple[int, ...]] = {}
         self._cards_of: dict[int, tuple[int, ...]] = {}  # a payment's mask -> its cards
-        self._payc: dict[tuple[int, int], tuple[tuple[int, tuple[int, ...]], ...]] = {}
+        self._payc: dict[tuple[int, int, bool], tuple[tuple[int, tuple[int, ...]], ...]] = {}
         self._lean: dict[tuple[int, int, bool], tuple[int, ...]] = {}
 
     def mask(self, card_ids) -> int:
@@ -313,7 +313,7 @@ class Deal:
                 return PLAY
         return LOST
 
-    def play(self, slot: int, cap: int, res: int, court: int, target: int, paid: int):
+    def play(self, slot: int, cap: int, res: int, court: int, target: int, paid: int) -> tuple[int, int, int, int, int]:
         """Control card ``target`` with the resources ``paid`` (a legal play), then deal."""
         b = 1 << target
         res &= ~paid
@@ -327,7 +327,7 @@ class Deal:
             res |= b
         return self.deal(slot, cap, res, court, CAPITAL)
 
-    def shift(self, waits: int, slot: int, cap: int, res: int, court: int, card: int):
+    def shift(self, waits: int, slot: int, cap: int, res: int, court: int, card: int) -> tuple[int, int, int, int, int]:
         """The Excuse's move of card ``card``, then the deal goes on where it was."""
         b = 1 << card
         if waits == EXCUSE_CAPITAL:

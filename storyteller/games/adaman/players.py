@@ -30,6 +30,7 @@ the rules is tested, and answer with the rules' own moves.
 from __future__ import annotations
 
 from array import array
+from collections.abc import Callable
 from functools import lru_cache
 from math import exp
 
@@ -38,23 +39,23 @@ from storyteller.core.engine import Action, Hint
 from storyteller.games.adaman import core
 from storyteller.games.adaman.rules import AdamanState, Control, Shift
 
-WEIGHTS = dict(
-    control=31.8,  # a personality controlled
-    from_court=0.87,  # ... taken out of the court
-    utter=37.3,  # chance that the coming refill puts a sixth personality at court
-    court=2.4,  # expected court size after the refill
-    unaffordable=1.0,  # personalities on the table the remaining resources cannot pay for
-    mobility=0.5,  # targets the remaining resources can still pay for
-    stuck=3.18,  # ... none at all
-    spent=0.283,  # per card spent
-    short=12.8,  # pressure on the suit sets: the sum of exp(-spare ranks / margin)
-    margin=5.3,
-    capital=0.236,  # how much a plain capital card counts as supply (it must be bought)
-    slots=0.0,  # per card the refill deals into the resources
-    value=1.6,  # worth of the cards spent (rank weighted by how much their suits are needed)
-    gain=1.06,  # worth of a card brought into the resources
-    fresh=1.0,  # worth of the cards the refill will deal into the resources (on average)
-)
+WEIGHTS = {
+    "control": 31.8,  # a personality controlled
+    "from_court": 0.87,  # ... taken out of the court
+    "utter": 37.3,  # chance that the coming refill puts a sixth personality at court
+    "court": 2.4,  # expected court size after the refill
+    "unaffordable": 1.0,  # personalities on the table the remaining resources cannot pay for
+    "mobility": 0.5,  # targets the remaining resources can still pay for
+    "stuck": 3.18,  # ... none at all
+    "spent": 0.283,  # per card spent
+    "short": 12.8,  # pressure on the suit sets: the sum of exp(-spare ranks / margin)
+    "margin": 5.3,
+    "capital": 0.236,  # how much a plain capital card counts as supply (it must be bought)
+    "slots": 0.0,  # per card the refill deals into the resources
+    "value": 1.6,  # worth of the cards spent (rank weighted by how much their suits are needed)
+    "gain": 1.06,  # worth of a card brought into the resources
+    "fresh": 1.0,  # worth of the cards the refill will deal into the resources (on average)
+}
 
 
 @lru_cache(maxsize=4096)
@@ -128,7 +129,7 @@ class Groups:
         self._wanted: dict[int, list[int]] = {}
         self._demand: dict[int, list[float]] = {}
         # split_total[x](mask): the cards' ranks shared into suit x, added up (16 cards at a time)
-        self.split_total = []
+        self.split_total: list[Callable[[int], float]] = []
         for x in range(6):
             parts = []
             for k in range(0, t.n, 16):
@@ -140,9 +141,11 @@ class Groups:
                 parts.append(part)
             s0, s1, *rest = parts + [[0.0]] * (3 - len(parts))
             s2 = rest[0]
+            # the tables bound as defaults: fast locals in the hot loop (mypy cannot type such lambdas,
+            # python/mypy#15459)
             self.split_total.append(
-                (lambda m, s0=s0, s1=s1, s2=s2: s0[m & 65535] + s1[m >> 16 & 65535] + s2[m >> 32]) if len(s2) > 1
-                else (lambda m, s0=s0, s1=s1: s0[m & 65535] + s1[m >> 16]))
+                (lambda m, s0=s0, s1=s1, s2=s2: s0[m & 65535] + s1[m >> 16 & 65535] + s2[m >> 32])  # type: ignore[misc]
+                if len(s2) > 1 else (lambda m, s0=s0, s1=s1: s0[m & 65535] + s1[m >> 16]))  # type: ignore[misc]
 
 
     def wanted(self, todo: int) -> list[int]:
@@ -235,14 +238,14 @@ def best_play(t: core.Tables, cap: int, res: int, court: int, unseen: int, w: di
                     elif endgame(t, cap & ~b, (res & ~paid) | b, court):
                         return c, paid, ENDGAME
         # Lost whatever is played: a personality if one can be paid for, at the least cost
-        best = None
+        least = None
         for c in core.indexes(court | cap):
             for paid in t.lean_payments(res, c, True):
-                v = (not person_mask >> c & 1, total(paid), paid.bit_count())
-                if best is None or v < best[0]:
-                    best = (v, c, paid)
-        assert best is not None
-        return best[1], best[2], BEYOND
+                order = (not person_mask >> c & 1, total(paid), paid.bit_count())
+                if least is None or order < least[0]:
+                    least = (order, c, paid)
+        assert least is not None
+        return least[1], least[2], BEYOND
 
     g = groups(t)
     plain = ~person_mask
@@ -286,10 +289,10 @@ def best_play(t: core.Tables, cap: int, res: int, court: int, unseen: int, w: di
         fresh = 0.0
         for r in fresh_cards:
             x, y = pair[r]
-            a, b = need[x], need[y]
+            a, bb = need[x], need[y]
             if third and r in third:
                 a = max(a, need[third[r]])
-            fresh += rank[r] * (a if a > b else b)
+            fresh += rank[r] * (a if a > bb else bb)
         fresh_each = w["fresh"] * fresh / room
     else:
         fresh_each = 0.0
@@ -335,9 +338,10 @@ def best_play(t: core.Tables, cap: int, res: int, court: int, unseen: int, w: di
         heads.append((-head, ci, c, pays, delta))
     heads.sort()
     most_able = w_mob * (len(tlist) - 1) - w_spent
-    tails_of: tuple[dict, dict] = ({}, {})  # by the number of resources left: the refill's risks and gains (target in the capital, at court)
+    # by the number of resources left: the refill's risks and gains (target in the capital, at court)
+    tails_of: tuple[dict, dict] = ({}, {})
     best_value = None
-    best_at = None
+    best_at = (0, 0)  # read only once best_value is set
     best = (0, 0, PLAIN)
     for minus_head, ci, c, pays, delta in heads:
         head = -minus_head
@@ -354,7 +358,8 @@ def best_play(t: core.Tables, cap: int, res: int, court: int, unseen: int, w: di
                 slots = min(max(0, core.ROW - n_rest), room)
                 tails[n_rest] = -w_utter * utter - w_court * expected + slots * (w_slots + fresh_each)
         if scores is None and best_value is not None and head + max(
-                [tails[n] for n in range(keep - len(pays[-1][1]), keep - len(pays[0][1]) + 1)]) + most_able < best_value:
+                [tails[n] for n in range(keep - len(pays[-1][1]), keep - len(pays[0][1]) + 1)]
+        ) + most_able < best_value:
             continue
         # the suits' need without this personality
         if is_person:
@@ -371,7 +376,7 @@ def best_play(t: core.Tables, cap: int, res: int, court: int, unseen: int, w: di
         else:
             able0, unable0 = able_all, unable_all - is_person_t[ci]
         if not is_person:  # and a plain target joins the resources
-            for i, a in enumerate(reach):
+            for i, _a in enumerate(reach):
                 if i != ci and not affordable[i] and reach_c[i] >= need_rank[i]:
                     able0 += 1
                     unable0 -= is_person_t[i]
@@ -429,7 +434,7 @@ def best_play(t: core.Tables, cap: int, res: int, court: int, unseen: int, w: di
             if scores is not None:
                 scores.append((value, c, paid))
             # the best value; of equal ones, the first in the order of the targets and payments
-            if best_value is None or value > best_value or value == best_value and (ci, pi) < best_at:
+            if best_value is None or value > best_value or (value == best_value and (ci, pi) < best_at):
                 best_value, best_at = value, (ci, pi)
                 best = (c, paid, why)
     return best
@@ -449,7 +454,8 @@ class Factors:
         self.spend = [[(k, exp(v * tau) - 1.0) for k, v in enumerate(g.payer[c]) if v] for c in range(t.n)]
         self.dense = [[exp(v * tau) - 1.0 if v else 0.0 for v in g.payer[c]] for c in range(t.n)]
         self.control = [[(k, exp(-v * tau) - 1.0) for k, v in enumerate(g.needer[c]) if v] for c in range(t.n)]
-        self.gain = [[(k, exp(-(1.0 - lam) * v * tau) - 1.0) for k, v in enumerate(g.payer[c]) if v] for c in range(t.n)]
+        self.gain = [[(k, exp(-(1.0 - lam) * v * tau) - 1.0) for k, v in enumerate(g.payer[c]) if v]
+                     for c in range(t.n)]
 
 
 _FACTORS: dict[tuple[int, float, float], Factors] = {}
@@ -541,13 +547,16 @@ class AdamanGreedy:
             return f"The deck is empty, and after controlling {name} every personality left can still be paid for."
         if why == BEYOND:
             if t.person >> c & 1:
-                return f"The deck is empty and no line of play controls every personality now: {name} adds {t.rank[c]} to your score."
-            return f"The deck is empty and no line of play controls every personality now: {name} joins your resources to pay for more."
+                return ("The deck is empty and no line of play controls every personality now: "
+                        f"{name} adds {t.rank[c]} to your score.")
+            return ("The deck is empty and no line of play controls every personality now: "
+                    f"{name} joins your resources to pay for more.")
         keep = keeping(t, *masks, c, paid, info["press"]) if "press" in info else ""
         if why == COURT:
             return f"{Name} is at court, where a sixth personality would end the game: control it {cost}{keep}."
         if why == PERSON:
-            return f"{Name} is a personality you can control now, {cost}{keep or ', with the cards your other targets need least'}."
+            keep = keep or ", with the cards your other targets need least"
+            return f"{Name} is a personality you can control now, {cost}{keep}."
         return f"{Name} joins your resources {cost}{keep or ', keeping the court safe'}."
 
     @staticmethod
@@ -555,7 +564,8 @@ class AdamanGreedy:
         card = t.ids[c]
         if waits == core.EXCUSE_CAPITAL:
             move = Shift(card, "capital")
-            why = f"{decktet.Name(card)} is the resource your personalities need least; it stays within reach in the capital."
+            why = (f"{decktet.Name(card)} is the resource your personalities need least; "
+                   "it stays within reach in the capital.")
         elif t.person >> c & 1:
             move = Shift(card, "court")
             why = f"Only personalities are in the capital: {decktet.name(card)} is the cheapest to control at court."

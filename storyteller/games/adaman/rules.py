@@ -36,9 +36,9 @@ are listed in deck order (the order of ``decktet_cards()``), joined by ``+``.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import Iterable, Mapping
 
 import storyteller.core.decktet as decktet
 from storyteller.core.cards import Card, decktet_cards
@@ -522,7 +522,7 @@ class Adaman(Game):
             "add only the first N of the Watchman, the Light Keeper and the Consul (rank 10): a harder game",
         ),
     )
-    causes = {
+    causes: Mapping[str, str] = {
         "all-controlled": "won: every personality of the game was controlled",
         "stalled": "lost: after a deal no play was possible, with personalities still uncontrolled",
         "court-full": "utter loss: a sixth personality arrived at court",

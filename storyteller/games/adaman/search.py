@@ -28,7 +28,7 @@ import storyteller.core.decktet as decktet
 from storyteller.core.engine import Action, Hint
 from storyteller.games.adaman import core
 from storyteller.games.adaman.players import AdamanGreedy, best_play, best_shift, endgame, groups
-from storyteller.games.adaman.rules import AdamanState, Control, Shift
+from storyteller.games.adaman.rules import AdamanState, Control
 from storyteller.core.rng import Stream
 
 LIVE = (core.PLAY, core.EXCUSE_CAPITAL, core.EXCUSE_RESOURCES)
@@ -43,7 +43,7 @@ def rollout(d: core.Deal, nxt: tuple, w: dict, count: list) -> int:
     A sample is given up as lost as soon as a bound shows that no player could win it any
     more (see ``lost``): the greedy would lose it too, so that changes no result."""
     t = d.t
-    n, prefix, every = d.n, d.prefix, t.all
+    prefix, every = d.prefix, t.all
     sets = suit_sets(t)
     while True:
         waits = nxt[0]
@@ -137,7 +137,8 @@ class Expectimax:
         c, p = move
         groups: dict[tuple, list[core.Deal]] = {}
         for d in deals:
-            nxt = d.play(slot, cap, res, court, c, p) if waits == core.PLAY else d.shift(waits, slot, cap, res, court, c)
+            nxt = (d.play(slot, cap, res, court, c, p) if waits == core.PLAY
+                   else d.shift(waits, slot, cap, res, court, c))
             groups.setdefault(nxt, []).append(d)
         total = 0.0
         for nxt, group in groups.items():
@@ -257,6 +258,7 @@ def plan(t: core.Tables, waits: int, slot: int, cap: int, res: int, court: int, 
                 best = (move, v)
                 if v >= 1.0 - 1e-12:
                     break
+        assert best is not None  # two moves or more were weighed
         return best[0], best[1], tried, ("exact",)
     cards = list(core.indexes(unseen))
     most = max(n for _, n in rounds)
@@ -269,7 +271,8 @@ def plan(t: core.Tables, waits: int, slot: int, cap: int, res: int, court: int, 
         for i in alive:
             c, p = moves[i]
             for d in deals[done[i]:n]:
-                nxt = d.play(slot, cap, res, court, c, p) if waits == core.PLAY else d.shift(waits, slot, cap, res, court, c)
+                nxt = (d.play(slot, cap, res, court, c, p) if waits == core.PLAY
+                       else d.shift(waits, slot, cap, res, court, c))
                 won[i] += rollout(d, nxt, w, count)
             done[i] = n
         alive.sort(key=lambda i: (-won[i], i))
@@ -279,5 +282,5 @@ def plan(t: core.Tables, waits: int, slot: int, cap: int, res: int, court: int, 
             break  # nothing wins: more samples will not tell the plays apart
         alive = sorted(alive[:keep])
     tried = sum(1 for k in done if k)
-    best = min(alive, key=lambda i: (-won[i] / done[i], i))
-    return moves[best], won[best] / done[best], tried, ("sampled", won[best], done[best])
+    chosen = min(alive, key=lambda i: (-won[i] / done[i], i))
+    return moves[chosen], won[chosen] / done[chosen], tried, ("sampled", won[chosen], done[chosen])

@@ -62,7 +62,8 @@ runs out first.
 from __future__ import annotations
 
 import time
-from typing import Callable
+from collections.abc import Callable
+from typing import cast
 
 from storyteller.core.engine import Budget, Chance, ChanceOutcome, Draw, Verdict
 from storyteller.games.adaman import core
@@ -81,7 +82,8 @@ KEPT_HANDS = 32  # lost resources remembered for each slot, capital and court (s
 KEPT = 32  # lost tables remembered for each set of personalities (see ``_endgame``)
 
 
-def deal_of(state: AdamanState, reveal: Callable[[Chance], ChanceOutcome]) -> tuple[core.Deal, tuple]:
+def deal_of(state: AdamanState,
+            reveal: Callable[[Chance], ChanceOutcome]) -> tuple[core.Deal, tuple[int, int, int, int, int]]:
     """The deal of ``state`` with every card known, and the core position the state is in:
     (what it waits for, slot, capital, resources, court). Chance the state waits for is
     answered by ``reveal`` and dealt by the core."""
@@ -90,7 +92,7 @@ def deal_of(state: AdamanState, reveal: Callable[[Chance], ChanceOutcome]) -> tu
     options = frozenset(state.deck).difference(seen)
     order = [t.index[c] for c in seen]  # the cards drawn so far (their order no longer matters)
     for slot in range(state.drawn, len(state.deck)):
-        card = reveal(Draw(deal=0, slot=slot, to="capital", options=options))
+        card = cast(str, reveal(Draw(deal=0, slot=slot, to="capital", options=options)))
         order.append(t.index[card])
     d = core.Deal(t, order)
     cap, res, court = t.mask(state.capital), t.mask(state.resources), t.mask(state.court)
@@ -148,7 +150,8 @@ class AdamanSolver:
                            f"The search stopped after {self.nodes:,} positions without an answer.")
         if not won:
             return Verdict("not winnable", (), self.nodes,
-                           f"Every line of play was searched ({self.nodes:,} positions): none controls every personality.")
+                           f"Every line of play was searched ({self.nodes:,} positions): "
+                           "none controls every personality.")
         keys = tuple(self._key(*step) for step in reversed(self.line))
         if not plays_to_a_win(state, reveal, keys):  # never an answer the rules do not bear out
             return Verdict("unknown", (), self.nodes,
@@ -157,7 +160,8 @@ class AdamanSolver:
         return Verdict("winnable", keys, self.nodes,
                        f"Found a winning line of {len(keys)} moves after {self.nodes:,} positions.")
 
-    def search(self, d: core.Deal, pos: tuple, nodes: int | None = None, deadline: float | None = None) -> bool | None:
+    def search(self, d: core.Deal, pos: tuple[int, int, int, int, int], nodes: int | None = None,
+               deadline: float | None = None) -> bool | None:
         """Whether the deal ``d`` can be won from position ``pos`` (waiting for a move), or
         None if ``nodes`` positions or the ``deadline`` (time.monotonic) came first. When
         it can, ``self.line`` holds the winning moves, deepest first.
@@ -168,7 +172,7 @@ class AdamanSolver:
         self.limit, self.deadline = nodes, deadline
         self.stop = nodes if nodes is not None else 1 << 62
         for allow in self.allowances + (EVERY,):
-            self.line = []
+            self.line: list[tuple[int, int, int]] = []  # (waits, card, paid) of the winning line, deepest last
             try:
                 found = self._search(*pos, allow)
             except _OutOfBudget:
@@ -199,7 +203,7 @@ class AdamanSolver:
         self.all_groups = _all_groups(t)
         # plain_of[U]: the plain cards with a suit in the set of suits U
         self.plain_of = [sum(1 << c for c in range(t.n) if not t.person >> c & 1 and t.suits[c] & u) for u in range(64)]
-        self.line: list[tuple[int, int, int]] = []  # (waits, card, paid) of the winning line, deepest last
+        self.line = []
         # tails[slot]: ranks of the plain cards dealt from slot on; people likewise
         plain = [0] * (d.n + 1)
         people = [0] * (d.n + 1)
@@ -307,7 +311,7 @@ class AdamanSolver:
         matching cards; as many cards are spent, so the same cards are dealt to the same
         places, and there the hand stays as good, card for card, to the end."""
         t, size = self.t, res.bit_count()
-        for other in hands:
+        for other in hands:  # noqa: SIM110 (a loop: any() over a generator is slower, and this runs at every position)
             # the cards of both match themselves; each of the others is matched as when two
             # payments of as many cards are compared (``Tables.keeps_better``)
             if other.bit_count() == size and (other == res or t.keeps_better(res, other)):
@@ -622,8 +626,8 @@ class AdamanSolver:
         if t.excuse < 0 or d.prefix[slot] >> t.excuse & 1:  # no Excuse to come
             minimal = slot >= d.n
 
-            def pay(res: int, c: int) -> tuple[int, ...]:
-                return t.lean_payments(res, c, minimal)
+            def pay(res: int, target: int) -> tuple[int, ...]:
+                return t.lean_payments(res, target, minimal)
         else:
             pay = t.payments
         scored = []

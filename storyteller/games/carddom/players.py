@@ -36,7 +36,8 @@ from dataclasses import dataclass
 
 from storyteller.core.cards import card, piquet_cards
 from storyteller.core.engine import Action, Hint, Move
-from storyteller.games.carddom.rules import COLUMNS, DEPTH, LAYERS, ROWS, Enter, Explore, Face, MoveTo, Take, neighbours, row_of
+from storyteller.games.carddom.rules import (COLUMNS, DEPTH, LAYERS, ROWS, Enter, Explore, Face, MoveTo, Take,
+                                             neighbours, row_of)
 
 # Cards as numbers: 8 * suit + rank, suits in the deck's order (Clovers, Hearts, Spades,
 # Diamonds), ranks 7 to Ace; the two Jokers are 32 and 33. Sets of cards are bitmasks.
@@ -236,7 +237,7 @@ class View:
     back_row: bool  # overlord=back-row: face it only from stack 7 or 8
 
     @classmethod
-    def of(cls, state) -> "View":
+    def of(cls, state) -> View:
         held = [INDEX[c] for c in state.held()]
         ranks = suits = 0
         for c in held:
@@ -367,7 +368,7 @@ class Outlook:
     # can only turn up an overlord the hand would have subdued
 
     @classmethod
-    def of(cls, view: View) -> "Outlook":
+    def of(cls, view: View) -> Outlook:
         hands = view.hands()
         takes = tuple(hands.takes())
         ranks, suits = view.ranks, view.suits
@@ -485,8 +486,8 @@ class CarddomGreedy:
         after = f"{covered} of the {u} unseen cards are overlords your hand subdues ({percent(now)}), and {rest}"
         if takes:
             stack, c = takes[0]
-            rest = len(takes) - 1
-            more = f"; {rest} more card{'s' if rest != 1 else ''} to take after it" if rest else ""
+            left = len(takes) - 1
+            more = f"; {left} more card{'s' if left != 1 else ''} to take after it" if left else ""
             why = f"Take the {name(c)} (it adds {added(c, view.ranks, view.suits)}{more}): then {after}."
             return Goal("take", why, stack=stack, card=c)
         if covered == 0:
@@ -545,10 +546,11 @@ def paths(view: View) -> dict[int, int]:
     """The first step from the player's stack to every explored stack, walking only over
     explored stacks (which turns nothing up): stack -> first stack to move to."""
     start = view.position
-    first: dict[int, int] = {start: start}  # type: ignore[dict-item]
+    assert start is not None  # inside the realm
+    first: dict[int, int] = {start: start}
     queue = [start]
     for here in queue:
-        for n in NEIGHBOURS[here]:  # type: ignore[index]
+        for n in NEIGHBOURS[here]:
             if n not in first and view.stacks[n]:
                 first[n] = n if here == start else first[here]
                 queue.append(n)
@@ -557,14 +559,15 @@ def paths(view: View) -> dict[int, int]:
 
 def distance(view: View) -> dict[int, int]:
     start = view.position
+    assert start is not None  # inside the realm
     dist = {start: 0}
     queue = [start]
     for here in queue:
-        for n in NEIGHBOURS[here]:  # type: ignore[index]
+        for n in NEIGHBOURS[here]:
             if n not in dist and view.stacks[n]:
                 dist[n] = dist[here] + 1
                 queue.append(n)
-    return dist  # type: ignore[return-value]
+    return dist
 
 
 def walking_steps(view: View):
@@ -612,7 +615,7 @@ def step(view: View, goal: Goal) -> tuple[Move, int | None]:
         return MoveTo(first + 1), (stack if first != stack else None)
     if stack in NEIGHBOURS[here]:
         return MoveTo(stack + 1), None
-    first = paths(view)
+    firsts = paths(view)
     dist = distance(view)
     door = min((n for n in NEIGHBOURS[stack] if n in dist), key=lambda k: (dist[k], k))
-    return MoveTo(first[door] + 1), stack
+    return MoveTo(firsts[door] + 1), stack

@@ -13,8 +13,8 @@ overlord ends the game and wins with a card of its rank and a card of its suit i
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Mapping
 
 from storyteller.core.cards import Card, card, piquet_cards
 from storyteller.core.engine import Action, Draw, Game, GameState, Move, Outcome, RuleError, Variant
@@ -297,13 +297,14 @@ class CarddomState(GameState):
         if self.position is None and verb in ("move", "explore", "take"):
             return "enter the realm first, at one of the two front stacks"
         if verb == "move":
-            return f"from stack {self.position} you can only move to stacks {', '.join(map(str, neighbours(self.position)))}"
+            stacks = ", ".join(map(str, neighbours(self.position)))  # type: ignore[arg-type]
+            return f"from stack {self.position} you can only move to stacks {stacks}"
         if verb == "explore":
             return "this stack is fully revealed: all four of its cards are face up"
         if isinstance(move, Take):
             if self.position in self.taken_from:
                 return "you already took a card from this stack: one card per stack, ever"
-            if move.card not in self.stacks[self.position - 1]:  # type: ignore[index]
+            if move.card not in self.stacks[self.position - 1]:  # type: ignore[operator]
                 return f"{move.card} is not a revealed card of this stack"
             return f"the {card(move.card).name} shares neither a rank nor a suit with any card you hold"
         return "the overlord can only be faced from one of the two back-row stacks (7 or 8)"
@@ -311,7 +312,8 @@ class CarddomState(GameState):
     def _judge(self) -> Outcome:
         lord = card(self.overlord)  # type: ignore[arg-type]
         if lord.rank == JOKER:
-            return Outcome("lost", "The overlord is a Joker: this journey was doomed from the start.", cause="joker-overlord")
+            return Outcome("lost", "The overlord is a Joker: this journey was doomed from the start.",
+                           cause="joker-overlord")
         by_rank, by_suit = subduers(self.held(), lord.id)
         rank, suit = bool(by_rank), bool(by_suit)
         if rank and suit:
@@ -339,11 +341,13 @@ class Carddom(Game):
     title = "Carddom"
     summary = "A journey through a realm of eight stacks to face its overlord (piquet deck and two Jokers)."
     variants = (
-        Variant("jokers", ("revealed", "taken"), "revealed: a Joker turned up ends the journey; taken: a Joker is a dead card that can never be taken"),
-        Variant("overlord", ("back-row", "anywhere"), "back-row: face the overlord from a back-row stack; anywhere: face it at any time"),
+        Variant("jokers", ("revealed", "taken"),
+                "revealed: a Joker turned up ends the journey; taken: a Joker is a dead card that can never be taken"),
+        Variant("overlord", ("back-row", "anywhere"),
+                "back-row: face the overlord from a back-row stack; anywhere: face it at any time"),
     )
 
-    causes = {
+    causes: Mapping[str, str] = {
         "subdued": "won: the overlord was faced with a card of its rank and a card of its suit in hand",
         "not-subdued": "lost: the overlord was faced without a card of its rank or of its suit",
         "joker-overlord": "lost: the overlord was a Joker, which cannot be subdued",
@@ -358,7 +362,8 @@ class Carddom(Game):
         return parse(key)
 
     def new_state(self, variants: Mapping[str, str]) -> CarddomState:
-        state = CarddomState(jokers=variants.get("jokers", "revealed"), overlord_rule=variants.get("overlord", "back-row"))
+        state = CarddomState(jokers=variants.get("jokers", "revealed"),
+                             overlord_rule=variants.get("overlord", "back-row"))
         state._draw(0, "character")
         return state
 

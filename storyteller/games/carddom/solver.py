@@ -26,7 +26,7 @@ which the solver plays through on a copy, with the cards revealed, before it ans
 from __future__ import annotations
 
 import time
-from typing import Callable
+from collections.abc import Callable
 
 from storyteller.core.cards import card
 from storyteller.core.engine import Budget, Draw, Verdict
@@ -77,11 +77,13 @@ class CarddomSolver:
         lord_name = card(IDS[lord]).name
         found = _fewest_takes(held_r, held_s, options, free, lord, budget, started)
         if found is None:
-            return Verdict("unknown", nodes=budget.nodes or 0, why="The search ran out of its budget before it could tell.")
+            return Verdict("unknown", nodes=budget.nodes or 0,
+                           why="The search ran out of its budget before it could tell.")
         takes, searched = found
         if takes is None:
             return Verdict("not winnable", nodes=searched,
-                           why=f"No hand the reachable stacks allow holds both the rank and the suit of the overlord, the {lord_name}.")
+                           why="No hand the reachable stacks allow holds both the rank and the suit of the overlord, "
+                               f"the {lord_name}.")
         keys = _witness(root, stacks, takes, region)
         # Play the witness through on a copy of the state given before answering.
         check = state.clone()

@@ -3,6 +3,8 @@ the cards taken."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, cast
+
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
@@ -10,6 +12,9 @@ from rich.text import Text
 from storyteller.core.cards import card
 from storyteller.games.carddom.rules import COLUMNS, DEPTH, LAYERS, ROWS, CarddomState
 from storyteller.ui.view import View
+
+if TYPE_CHECKING:
+    from storyteller.games.carddom.story import CarddomTeller
 
 SYMBOLS = {"Clovers": "\u2663", "Hearts": "\u2665", "Spades": "\u2660", "Diamonds": "\u2666"}
 COLOURS = {"Clovers": "green", "Hearts": "red", "Spades": "blue", "Diamonds": "yellow"}
@@ -52,7 +57,7 @@ def _stack_cell(tell, state: CarddomState, stack: int, plain: bool) -> Text:
 class CarddomView(View):
     def table(self, state: CarddomState, term) -> Group:
         plain = term.plain
-        tell = self.teller
+        tell = cast("CarddomTeller", self.teller)
         lord = Text("The realm - beyond the back row lies the overlord: ")
         if state.overlord:
             lord.append_text(label(state.overlord, plain))

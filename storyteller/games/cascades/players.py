@@ -88,7 +88,7 @@ class CascadesGreedy:
     cards seen, with a guess for the ones face down (see the module docstring)."""
 
     def __init__(self) -> None:
-        self.plans: dict[tuple, tuple[Move, str]] = {}
+        self.plans: dict[tuple, tuple[Move, str, tuple]] = {}
         self.guess: dict[int, str] = {}  # the last plan's guess: slot -> the card face down there
         self.line: dict[int, int] = {}  # the last plan's plays (3 * card + tier index) -> their order
 
@@ -135,7 +135,8 @@ class CascadesGreedy:
         reserves = [[c if isinstance(c, str) else guess[c] for c in pile] for pile in state.reserves]
         cycle = list(state.waste) + list(state.stock)  # every stock card is seen once the reserves are open
         search = Search(deck, state.tiers, cycle, len(state.waste), state.opened, reserves)
-        search.guessed = [next((i for i, c in enumerate(pile) if not isinstance(c, str)), len(pile)) for pile in state.reserves]
+        search.guessed = [next((i for i, c in enumerate(pile) if not isinstance(c, str)), len(pile))
+                          for pile in state.reserves]
         search.eager = EAGER
         search.prefer = self.line
         return search

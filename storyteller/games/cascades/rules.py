@@ -44,8 +44,8 @@ How the rulings read the draft (see RULINGS.md):
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Mapping, Sequence
 
 from storyteller.core.cards import decktet_cards
 from storyteller.core.decktet import label
@@ -83,7 +83,9 @@ def deck_ids(pawns_courts: bool) -> list[str]:
 _CARDS = _DECK_SETS[True]  # every card either deck holds
 _LABELS = {c: label(c) for c in _CARDS}  # each card in words, as the moves name it
 # Card facts the rules look at, by id: (rank, frozenset of suits).
-_FACTS: dict[str, tuple[str, frozenset[str]]] = {c.id: (c.rank, frozenset(c.suits)) for c in decktet_cards() if c.id in _CARDS}
+_FACTS: dict[str, tuple[str, frozenset[str]]] = {
+    c.id: (c.rank, frozenset(c.suits)) for c in decktet_cards() if c.id in _CARDS
+}
 
 
 def ranks(pawns_courts: bool) -> tuple[str, ...]:
@@ -93,7 +95,7 @@ def ranks(pawns_courts: bool) -> tuple[str, ...]:
 
 # How many cards of a rank tiers 1, 2 and 3 may hold.
 LIMITS: dict[str, tuple[int, int, int]] = {
-    **{rank: (1, 1, 1) for rank in RANKS},
+    **dict.fromkeys(RANKS, (1, 1, 1)),
     "Ace": (2, 2, 2),
     "Crown": (2, 2, 2),
     "Pawn": (2, 1, 1),
@@ -109,11 +111,6 @@ def limit(rank: str, tier: int) -> int:
 def a(rank: str) -> str:
     """``a 4``, ``an 8``, ``an Ace``."""
     return f"{'an' if rank in ('8', 'Ace') else 'a'} {rank}"
-
-
-def turn_tops(cycle: list[str]) -> list[str]:
-    """The cards left on top of the waste, turn after turn, going through ``cycle``."""
-    return [cycle[min(i + TURN - 1, len(cycle) - 1)] for i in range(0, len(cycle), TURN)]
 
 
 # -- the placing rule -----------------------------------------------------------------------
@@ -343,7 +340,7 @@ class CascadesState(GameState):
         if code == WAITS_TIER_3:
             return f"the second {rank} in tier 1 needs {a(rank)} in tier 3 first"
         end = self.end(tier)
-        return f"{label(card_id)} shares no suit with {label(end)} at the end of tier {tier}"
+        return f"{label(card_id)} shares no suit with {label(end)} at the end of tier {tier}"  # type: ignore[arg-type]
 
     def playable(self, card_id: str) -> bool:
         return bool(self.fitting(card_id))
@@ -411,15 +408,6 @@ class CascadesState(GameState):
 
     # -- the end -------------------------------------------------------------------------
 
-    def reachable_tops(self) -> list[str]:
-        """Every card that turning alone (no play) can leave on top of the waste, now or later."""
-        if any(isinstance(i, int) for i in self.stock):
-            raise RuntimeError("unseen cards are still in the stock")  # only before pass 1 ends
-        out = [self.waste[-1]] if self.waste else []
-        out += turn_tops(self.stock)  # the rest of this pass
-        out += turn_tops(self.waste + self.stock)  # every later pass, the same cycle again
-        return out
-
     def stuck(self) -> bool:
         """All reserves open and nothing can ever be played again (see the module docstring).
 
@@ -446,7 +434,9 @@ class CascadesState(GameState):
         return not any(fits(c) for c in self._reachable())
 
     def _reachable(self):
-        """``reachable_tops``, one card at a time, without building the lists."""
+        """Every card that turning alone (no play) can leave on top of the waste, now or later,
+        one at a time: the top now, those of the rest of this pass, then those of every later
+        pass (the waste and the stock, the same cycle again)."""
         waste, stock = self.waste, self.stock
         if waste:
             yield waste[-1]
@@ -567,7 +557,8 @@ class CascadesState(GameState):
             if k > self.opened:
                 raise RuleError(f"the {RESERVE_NAMES[k]} reserve is still closed: it opens after pass {k}")
             if self.reserve_top(k) != card_id:
-                raise RuleError(f"only the top card of the {RESERVE_NAMES[k]} reserve can be played, and {card_id} is not it")
+                raise RuleError(f"only the top card of the {RESERVE_NAMES[k]} reserve can be played, "
+                                f"and {card_id} is not it")
         else:
             raise RuleError(f"cards are played from the waste or an open reserve, not from '{move.source}'")
         why = self.why_not(card_id, tier)
@@ -605,7 +596,7 @@ class Cascades(Game):
             flag=True,
         ),
     )
-    causes = {
+    causes: Mapping[str, str] = {
         "all-placed": "won: every card is in one of the three tiers",
         "stalled": "lost: all three reserves are open and no card left can ever be played",
         "abandoned": "the player abandoned the game",

@@ -48,8 +48,9 @@ from __future__ import annotations
 import hashlib
 import random
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import ClassVar
 
 from storyteller.core.decktet import SUITS
 from storyteller.core.engine import Budget, Chance, Draw, Move, Verdict
@@ -80,11 +81,11 @@ def shuffled(items: Sequence, *salt: str) -> list:
     return out
 
 
-def rank_table(rank: str) -> tuple[list[tuple[int, int, int]], list[tuple[tuple[int, int], ...]]]:
+def rank_table(rank: str) -> tuple[list[tuple[int, ...]], list[tuple[tuple[int, int], ...]]]:
     """Every (tier 1, tier 2, tier 3) count of ``rank`` the placing rule can reach from
     none, and for each the (tier index 0-2, next state) pairs it allows, suits aside."""
-    states = [(0, 0, 0)]
-    index = {(0, 0, 0): 0}
+    states: list[tuple[int, ...]] = [(0, 0, 0)]
+    index: dict[tuple[int, ...], int] = {(0, 0, 0): 0}
     trans: list[tuple[tuple[int, int], ...]] = []
     i = 0
     while i < len(states):
@@ -106,7 +107,7 @@ class Deck:
     """The cards of one variant as small numbers (codes), with what the search needs of
     each, worked out once."""
 
-    _made: dict[bool, "Deck"] = {}
+    _made: ClassVar[dict[bool, Deck]] = {}
 
     def __init__(self, pawns_courts: bool) -> None:
         self.pawns_courts = pawns_courts
@@ -146,21 +147,24 @@ class Deck:
         # what changes in the cards each tier takes, what changes in the cards it lacks).
         self.moves = [
             [
-                tuple((t, ns, self.allows[r][s] ^ self.allows[r][ns], self.lacks[r][s] ^ self.lacks[r][ns]) for t, ns in moves)
+                tuple((t, ns, self.allows[r][s] ^ self.allows[r][ns], self.lacks[r][s] ^ self.lacks[r][ns])
+                      for t, ns in moves)
                 for s, moves in enumerate(trans)
             ]
             for r, (_, trans) in enumerate(tables)
         ]
         self.card_moves = [self.moves[self.rank[c]] for c in range(n)]  # by code
-        self._weights: dict[int, list[tuple[int, int, int]]] = {}
+        self._weights: dict[int, list[tuple[int, ...]]] = {}
 
-    def weights(self, k: int) -> list[tuple[int, int, int]]:
+    def weights(self, k: int) -> list[tuple[int, ...]]:
         """The order try ``k`` of a search tries plays in, for each card and tier (lower
         first): try 0 takes cards with fewer suits first, then lower tiers (tier 3 first);
         later tries shuffle that a little, each its own way."""
         if k not in self._weights:
             draw = seeded("cascades search", str(k)).random if k else None
             out = []
+            a: float
+            b: float
             for c in range(self.size):
                 by_tier = []
                 for t in range(TIERS):
@@ -174,7 +178,7 @@ class Deck:
         return self._weights[k]
 
     @classmethod
-    def of(cls, pawns_courts: bool) -> "Deck":
+    def of(cls, pawns_courts: bool) -> Deck:
         if pawns_courts not in cls._made:
             cls._made[pawns_courts] = cls(pawns_courts)
         return cls._made[pawns_courts]
@@ -287,7 +291,8 @@ class Search:
                 self.mask |= 1 << code[c]
                 counts[deck.rank[code[c]]][ti] += 1
         self.rs = [deck.state_index[r][tuple(counts[r])] for r in range(len(deck.ranks))]
-        self.allow = sum(deck.allows[r][s] for r, s in enumerate(self.rs))  # the cards each tier may take now, suits aside
+        # the cards each tier may take now, suits aside
+        self.allow = sum(deck.allows[r][s] for r, s in enumerate(self.rs))
         self.lack = sum(deck.lacks[r][s] for r, s in enumerate(self.rs))  # the cards of the ranks each tier lacks
         self.left = len(self.cyc) + sum(len(p) for p in self.res)
         self.free = deck.free
@@ -300,7 +305,9 @@ class Search:
         self.guessed = [len(pile) for pile in self.res]  # where each reserve's guessed cards start
         self.eager = 0  # how much sooner a play that turns up a guessed card is tried
         self.prefer: dict[int, int] = {}  # 3 * card + tier index -> its order, before any other (an earlier plan)
-        self.stop = self.last = self.deadline = None
+        self.stop = 0  # set by find before the search runs, as are the two below
+        self.last = False
+        self.deadline: float | None = None
 
     # -- the position ----------------------------------------------------------------
 
@@ -321,15 +328,17 @@ class Search:
             p, o, allow = self.p, self.o, self.allow
         cyc = self.cyc
         n = len(cyc)
-        known = _TURNS.get((n, p, o))
+        # o and allow are given with p (mypy cannot tell)
+        known = _TURNS.get((n, p, o))  # type: ignore[arg-type]
         if known is None:
-            known = _TURNS[(n, p, o)] = _turns(n, p, o)
+            known = _TURNS[(n, p, o)] = _turns(n, p, o)  # type: ignore[index, arg-type]
         tops, opens = known
         deck = self.deck
-        card_moves, rank, rs, w, cbit, suit_cards = deck.card_moves, deck.rank, self.rs, self.weights, deck.cbit, deck.suit_cards
+        card_moves, rank, rs, w = deck.card_moves, deck.rank, self.rs, self.weights
+        cbit, suit_cards = deck.cbit, deck.suit_cards
         prefer = self.prefer
         e0, e1, e2 = self.ends
-        a0, a1, a2 = allow & _ONE, allow >> FIELD & _ONE, allow >> 2 * FIELD
+        a0, a1, a2 = allow & _ONE, allow >> FIELD & _ONE, allow >> 2 * FIELD  # type: ignore[operator]
         fit = (a0 & suit_cards[e0] if e0 else a0, a1 & suit_cards[e1] if e1 else a1, a2 & suit_cards[e2] if e2 else a2)
         fits = fit[0] | fit[1] | fit[2]
         out = []
@@ -337,7 +346,7 @@ class Search:
             pile = self.res[k]
             i = self.rp[k]
             if i < len(pile) and cbit[pile[i]] & fits:
-                if k < o:
+                if k < o:  # type: ignore[operator]
                     dk, qk, ok = 0, p, o
                 elif opens[k] is not None:
                     dk, qk = opens[k]
@@ -412,7 +421,8 @@ class Search:
 
     # -- the search --------------------------------------------------------------------
 
-    def solve(self, nodes: int | None = None, seconds: float | None = None, first: int = TRY_NODES) -> list[Step] | None:
+    def solve(self, nodes: int | None = None, seconds: float | None = None,
+              first: int = TRY_NODES) -> list[Step] | None:
         """A line that places every card (a list of steps), or None when there is none;
         raises OutOfBudget when ``nodes`` or ``seconds`` run out first (see ``find``)."""
         return [self.describe(s) for s in self.line] if self.find(nodes, seconds, first) else None
@@ -471,7 +481,8 @@ class Search:
         suit_cards = deck.suit_cards
         rest = deck.full ^ mask
         l0, l1, l2 = lack & _ONE & rest, lack >> FIELD & _ONE & rest, lack >> 2 * FIELD & rest
-        if (e0 and l0 and not l0 & suit_cards[e0]) or (e1 and l1 and not l1 & suit_cards[e1]) or (e2 and l2 and not l2 & suit_cards[e2]):
+        if ((e0 and l0 and not l0 & suit_cards[e0]) or (e1 and l1 and not l1 & suit_cards[e1])
+                or (e2 and l2 and not l2 & suit_cards[e2])):
             failed.add(key)  # a tier lacks cards none of which could follow its end
             return False
         line = self.line
@@ -553,7 +564,8 @@ class CascadesSolver:
         try:
             line = search.solve(budget.nodes, budget.seconds)
         except OutOfBudget:
-            return Verdict("unknown", (), search.nodes, f"The search ran out of its budget after {search.nodes:,} positions.")
+            return Verdict("unknown", (), search.nodes,
+                           f"The search ran out of its budget after {search.nodes:,} positions.")
         if line is None:
             return Verdict(
                 "not winnable", (), search.nodes,

@@ -7,7 +7,7 @@ The moves need no dialog: there are never more than a dozen, and the engine's wo
 
 from __future__ import annotations
 
-from rich.console import Group
+from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
@@ -117,10 +117,10 @@ class CascadesView(View):
             if k > 1:
                 reserves.append("   ")
             reserves.append_text(_reserve_text(state, k, plain))
-        parts = [grid, waste, reserves]
-        k = state.next_reserve
-        if k is not None and state.outcome is None:
+        parts: list[RenderableType] = [grid, waste, reserves]
+        opening = state.next_reserve
+        if opening is not None and state.outcome is None:
             which = state.pass_no + 1 if done else state.pass_no
-            parts.append(Text(f"The {RESERVE_NAMES[k]} reserve opens when pass {which} ends "
+            parts.append(Text(f"The {RESERVE_NAMES[opening]} reserve opens when pass {which} ends "
                               f"(when a turn takes the last card of the stock).", style="dim"))
         return Group(*parts)

@@ -83,7 +83,8 @@ def steps(position: tuple, spend: bool, noace: bool = False) -> list[tuple]:
     ``ace`` is the reward taken when a Crown is done (None: none); ``noace`` also lists
     a Crown personality declining one (the player never needs to: a token is never worse)."""
     journey, marks, supply, rewards = position
-    out = []
+    out: list[tuple] = []
+    lacking: list[int] | tuple[int, ...]
     for place in range(3):
         card = journey[place]
         if card is None:
@@ -195,7 +196,7 @@ def harm_after(journey: tuple, exhausted: tuple, harm: int) -> int:
         card = journey[place]
         if card is not None:
             kind = KIND[card]
-            if kind == PERSONALITY or kind == LOCATION and exhausted[place]:
+            if kind == PERSONALITY or (kind == LOCATION and exhausted[place]):
                 harm += 1
     return harm
 
@@ -207,8 +208,8 @@ def payments(supply: tuple, events: list[str]) -> set[tuple]:
     if not events:
         return {supply}
     if len(events) == 1:
-        out = {_put(supply, i, supply[i] - 1) for i in SUIT_INDICES[events[0]] if supply[i]}
-        return out or {supply}
+        paid = {_put(supply, i, supply[i] - 1) for i in SUIT_INDICES[events[0]] if supply[i]}
+        return paid or {supply}
     out: set[tuple] = set()
     for k, card in enumerate(events):
         rest = events[:k] + events[k + 1:]

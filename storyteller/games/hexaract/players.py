@@ -318,12 +318,14 @@ class HexaractGreedy:
             v = max(settled(ev, state.harm, board, marks, s, state.ace_rewards) for s in turn.payments(supply, others))
             if best is None or v > best + 1e-12:
                 best, best_move = v, move
+        assert best_move is not None  # the rules ask only when there is a token to pay
         card = decktet.name(best_move.card)
         held = state.held(best_move.suit)
         if held > 1:
             why = f"Let {card} take a {best_move.suit} token: you hold {held} of them, so no suit goes missing."
         else:
-            why = f"Let {card} take your only {best_move.suit} token: the cards still to come can bring that suit back more easily than the others."
+            why = (f"Let {card} take your only {best_move.suit} token: "
+                   "the cards still to come can bring that suit back more easily than the others.")
         return best_move, why
 
 
@@ -332,7 +334,8 @@ def _why_done(options: str) -> str:
     if options == "lost":
         return "Whatever you do now the harm reaches ten at the end of this turn: the journey is lost."
     if options == "couplet":
-        return "The couplets left would only help a card that matters less than what they cost, so keep the turn as it is."
+        return ("The couplets left would only help a card that matters less than what they cost, "
+                "so keep the turn as it is.")
     if options == "spend":
         return "Keep your tokens: spending one here saves less harm than the suit may be worth at the journey's end."
     return "Nothing more to do with this roll: face the consequences."

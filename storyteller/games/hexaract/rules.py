@@ -35,9 +35,9 @@ that makes a difference.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from itertools import permutations
-from typing import Mapping
 
 from storyteller.core import decktet
 from storyteller.core.decktet import SUITS
@@ -656,7 +656,9 @@ class HexaractState(GameState):
         assert card_id is not None
         self._gain(suit, -1)
         self.to_pay = tuple(p for p in self.to_pay if p != place)
-        self.consequences += (Consequence(card_id, "token lost", suit, f"{cap(short_label(card_id))} takes a {suit} token"),)
+        self.consequences += (
+            Consequence(card_id, "token lost", suit, f"{cap(short_label(card_id))} takes a {suit} token"),
+        )
 
     def _settle_payments(self) -> None:
         """Pay every event whose payment is forced; stop where the player has a real choice."""
@@ -711,7 +713,8 @@ class HexaractState(GameState):
                 reason = "The journey is cleared and you hold all six suits: the artifact is whole."
                 self.result = Outcome("won", reason, 6, "artifact-whole")
             else:
-                reason = f"The journey is cleared, but your supply lacks {', '.join(missing)}: the artifact is incomplete."
+                reason = (f"The journey is cleared, but your supply lacks {', '.join(missing)}: "
+                          "the artifact is incomplete.")
                 self.result = Outcome("lost", reason, self._score(), "artifact-incomplete")
             return True
         return False
@@ -772,9 +775,10 @@ class Hexaract(Game):
     title = "Hexaract"
     piles = ("deck", "aces")
     dice = True
-    summary = "Roll five dice along a journey of Decktet cards and bring back all six suits (Decktet, 5d6, suit tokens)."
+    summary = ("Roll five dice along a journey of Decktet cards and bring back all six suits "
+               "(Decktet, 5d6, suit tokens).")
     variants = ()
-    causes = {
+    causes: Mapping[str, str] = {
         "artifact-whole": "won: the journey is cleared with all six suits in the supply",
         "artifact-incomplete": "lost: the journey is cleared, but the supply lacks a suit",
         "harm": "lost: the adventurer took ten harm",

@@ -38,13 +38,13 @@ def next_turn(order: list[str], roll: tuple, position: tuple, exhausted: tuple, 
     if events:
         ev = Evaluator(order, weights)
         supply = max(turn.best_payments(supply, events), key=lambda s: settled(ev, harm, board, marks, s, rewards))
-    journey, marks, exhausted = list(board), list(marks), list(exhausted)
+    jl, ml, el = list(board), list(marks), list(exhausted)
     drawn = 0
     for place in range(3):
-        if journey[place] is None and drawn < len(order):
-            journey[place], marks[place], exhausted[place] = order[drawn], 0, False
+        if jl[place] is None and drawn < len(order):
+            jl[place], ml[place], el[place] = order[drawn], 0, False
             drawn += 1
-    journey, marks, exhausted = tuple(journey), tuple(marks), tuple(exhausted)
+    journey, marks, exhausted = tuple(jl), tuple(ml), tuple(el)
     if journey == EMPTY and drawn == len(order):
         return _BIG if all(supply) else -_BIG
     ev = Evaluator(order[drawn:], weights)
@@ -80,7 +80,7 @@ class HexaractSearch(HexaractGreedy):
             stream = Stream(table, "search", str(k))
             futures.append((stream.shuffled(cards), tuple(stream.die() for _ in range(5))))
         best, best_plan = None, ()
-        for value, _, position, plan in top:
+        for _value, _, position, plan in top:
             chance = 0.0
             for order, roll in futures:
                 v = next_turn(order, roll, position, state.exhausted, state.harm, self.weights)

@@ -44,6 +44,7 @@ the easier games can be won; those stay "unknown" unless the whole real game is 
 from __future__ import annotations
 
 import time
+from typing import Any, cast
 
 from storyteller.core.engine import Budget, Roll, Verdict, Draw
 from storyteller.games.hexaract import core as turn
@@ -114,7 +115,7 @@ class _Clock:
         self.started = time.monotonic()
         self.nodes = 0
 
-    def run(self, search: "_Search", share: int) -> str | None:
+    def run(self, search: _Search, share: int) -> str | None:
         """Go on with ``search`` for 1/share of the budget left: "won", "lost", or None."""
         if search.done is not None:
             return search.done
@@ -177,7 +178,7 @@ class _Search:
         self.deck: list[str | None] = [None] * start.deck_drawn
         for slot in range(start.deck_drawn, len(DECK)):
             options = frozenset(c for c in DECK if c not in seen)
-            card = reveal(Draw(deal=0, slot=slot, to=journey_to(0), options=options))
+            card = cast(str, reveal(Draw(deal=0, slot=slot, to=journey_to(0), options=options)))
             seen.add(card)
             self.deck.append(card)
         # For each place in the deck: the suits the cards from there on can give, and
@@ -185,9 +186,9 @@ class _Search:
         self.gives = [0] * (len(DECK) + 1)
         self.crowns = [False] * (len(DECK) + 1)
         # and the tokens of each suit they can use (see _caps).
-        self.deck_caps = [(1,) * 6] * (len(DECK) + 1)
+        self.deck_caps: list[tuple[int, ...]] = [(1,) * 6] * (len(DECK) + 1)
         for slot in range(len(DECK) - 1, start.deck_drawn - 1, -1):
-            card = self.deck[slot]
+            card = cast(str, self.deck[slot])  # dealt above, as every slot from deck_drawn on
             self.gives[slot] = self.gives[slot + 1] | (turn.MASK[card] if KIND[card] != LOCATION else 0)
             self.crowns[slot] = self.crowns[slot + 1] or CROWN[card]
             uses = {EVENT: 2, LOCATION: 1 if mode == "exact" else turn.NEED[card]}.get(KIND[card], 0)
@@ -253,7 +254,8 @@ class _Search:
             marks = _counted(s.journey, marks)
         board, marks2, ex2 = turn.next_board(s.journey, marks, s.exhausted)
         for paid in ([FULL] if self.free else turn.best_payments(s.supply, events)):
-            found, exhaustive = self._after_turn(s.turn, s.deck_drawn, board, marks2, ex2, paid, s.ace_rewards, s.harm, slack)
+            found, exhaustive = self._after_turn(s.turn, s.deck_drawn, board, marks2, ex2, paid, s.ace_rewards, s.harm,
+                                                 slack)
             self.exhaustive = self.exhaustive and exhaustive
             if found is not None:
                 return [((), paid)] + found
@@ -270,12 +272,12 @@ class _Search:
         """From the end of a turn (payments made, events passed): refill, then the next turn.
         (A list of (plan, supply after payments) for the turns to come, [] when the game is
         already won, None when no line was found; whether the search was exhaustive.)"""
-        j, m, e = list(board), list(marks), list(exhausted)
+        jl, ml, el = list(board), list(marks), list(exhausted)
         for place in range(3):
-            if j[place] is None and drawn < len(DECK):
-                j[place], m[place], e[place] = self.deck[drawn], 0, False
+            if jl[place] is None and drawn < len(DECK):
+                jl[place], ml[place], el[place] = self.deck[drawn], 0, False
                 drawn += 1
-        j, m, e = tuple(j), tuple(m), tuple(e)
+        j, m, e = tuple(jl), tuple(ml), tuple(el)
         if self.free:
             supply, rewards = FULL, ()
         if drawn == len(DECK) and j == EMPTY:
@@ -295,12 +297,12 @@ class _Search:
 
     def _look(self, number, drawn, board, marks, exhausted, supply, rewards, harm) -> float:
         self._tick()  # a position looked at, if not searched from
-        j, m, e = list(board), list(marks), list(exhausted)
+        jl, ml, el = list(board), list(marks), list(exhausted)
         for place in range(3):
-            if j[place] is None and drawn < len(DECK):
-                j[place], m[place], e[place] = self.deck[drawn], 0, False
+            if jl[place] is None and drawn < len(DECK):
+                jl[place], ml[place], el[place] = self.deck[drawn], 0, False
                 drawn += 1
-        j, m, e = tuple(j), tuple(m), tuple(e)
+        j, m, e = tuple(jl), tuple(ml), tuple(el)
         if drawn == len(DECK) and j == EMPTY:
             return 1e12 if all(supply) else -1e12
         ev = self.judges.get(drawn)
@@ -321,7 +323,7 @@ class _Search:
 
     def _hopeless(self, node) -> bool:
         """A suit is missing and nothing still to come can give it back."""
-        number, drawn, journey, marks, exhausted, supply, rewards, harm = node
+        _number, drawn, journey, _marks, _exhausted, supply, rewards, _harm = node
         if all(supply):
             return False
         gives = self.gives[drawn]
@@ -334,7 +336,7 @@ class _Search:
         if crowns:
             for a in rewards:
                 gives |= 1 << turn.ACE_SUIT[a]
-        for i in range(6):
+        for i in range(6):  # noqa: SIM110 (a loop: any() over a generator is slower, and this runs at every turn's start)
             if not supply[i] and not gives >> i & 1:
                 return True
         return False
@@ -354,7 +356,7 @@ class _Search:
         """Harm the cards on the journey will surely deal, whatever the player does: a
         personality until a roll can make its rank, and a tired location that lacks two
         tokens when this roll cannot make its rank (one spend a turn is not enough)."""
-        number, drawn, journey, marks, exhausted, supply, rewards, harm = node
+        number, _drawn, journey, marks, exhausted, _supply, _rewards, _harm = node
         floor = 0
         for place in range(3):
             card = journey[place]
@@ -435,7 +437,7 @@ class _Search:
         cannot, the position is lost here (the proof of :meth:`_lost_in_easier`): a bound on
         harm as strong as an exact search of harm alone. Its answers are remembered, lost
         and won (a position won with some harm is won with less), so each is searched once."""
-        o = self.oracle
+        o: _Search = self.oracle  # type: ignore[assignment]  # asked only when there is one (see _win)
         there = self._there(node, True)
         if o.won.get(there[:5], -1) >= there[7]:
             return True
@@ -453,7 +455,7 @@ class _Search:
     def _win(self, node, free, couplets_left, spent, slack):
         """The search from a turn's start: the best-looking turn first; any other costs one
         of ``slack``. A position searched to the end without a win is remembered as lost."""
-        if self._known_lost(node) or not self.free and self._hopeless(node) or self._lost_in_easier(node):
+        if self._known_lost(node) or (not self.free and self._hopeless(node)) or self._lost_in_easier(node):
             return None, True
         if node[7] + self._harm_floor(node) >= HARM_LIMIT:
             return None, True
@@ -472,7 +474,8 @@ class _Search:
         ev = self.judges.get(drawn)
         if ev is None:
             ev = self.judges[drawn] = Evaluator(self.deck[drawn:])  # its memos serve every line
-        children = []
+        # (-score, order, plan, paid, board, marks, exhausted, ace rewards, harm) of each turn
+        children: list[tuple[float, int, Any, tuple, tuple, tuple, tuple, tuple, int]] = []
         for position, plan in ends.items():
             j2, m2, s2, a2 = position
             if j2 == EMPTY and drawn == len(DECK):
@@ -494,7 +497,7 @@ class _Search:
             top = [(-self._lookahead(number, drawn, *c[4:7], c[3], *c[7:]), *c[1:]) for c in top]
             top.sort()
             children[:self.look] = top
-        tried = set()
+        tried: set[tuple] = set()
         exhaustive = True
         for _, _, plan, paid, board, marks2, ex2, a2, h2 in children:
             key = (board, marks2, self._capped(drawn, board, marks2, ex2, paid), a2, h2)

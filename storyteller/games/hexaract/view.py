@@ -12,7 +12,8 @@ from rich.text import Text
 
 from storyteller.core import decktet
 from storyteller.core.decktet import SUITS
-from storyteller.games.hexaract.rules import HARM_LIMIT, MAX_COUPLETS, Assign, Done, HexaractState, Spend, kind_of, short_label, suits_of
+from storyteller.games.hexaract.rules import (HARM_LIMIT, MAX_COUPLETS, Assign, Done, HexaractState, Spend, kind_of,
+                                              short_label, suits_of)
 from storyteller.telling.meanings import suit_info
 from storyteller.ui.decktet import card_text
 from storyteller.ui.view import View
@@ -95,10 +96,10 @@ def roll_text(state: HexaractState, plain: bool) -> Text:
             out.append(f"({d})" if plain else str(d), style="dim strike")
         else:
             out.append(str(d), style="bold")
-    used = [d for d, u in zip(state.roll, state.used) if u]
+    spent = [d for d, u in zip(state.roll, state.used) if u]
     out.append("   ")
-    if used:
-        out.append(f"used: {' '.join(map(str, used))}" + ("  " if plain else ""), style="dim")
+    if spent:
+        out.append(f"used: {' '.join(map(str, spent))}" + ("  " if plain else ""), style="dim")
         if not plain:
             out.append("  ")
     out.append(f"couplets {state.couplets} of {MAX_COUPLETS}")
@@ -184,7 +185,8 @@ class HexaractView(View):
         parts += [rewards, supply_text(state, plain), harm_text(state, plain)]
         parts.append(Text(f"Deck: {state.deck_left} cards left.  Discard pile: {len(state.discard)} cards."))
         if state.phase == "pay":
-            parts.append(Text("The turn is over and the events take their tokens: you choose which.", style="bold yellow"))
+            parts.append(Text("The turn is over and the events take their tokens: you choose which.",
+                              style="bold yellow"))
         told = consequences_text(state)
         if told is not None:
             parts.append(told)

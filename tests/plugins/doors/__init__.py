@@ -8,11 +8,13 @@ you found the gold. Registered through the ``storyteller.games`` entry point of 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
-from storyteller.core.engine import Action, Budget, Draw, Game, GameState, Hint, Move, Outcome, RuleError, Variant, Verdict
+from storyteller.core.engine import (Action, Budget, Draw, Game, GameState, Hint, Move, Outcome, RuleError, Variant,
+                                     Verdict)
 from storyteller.registry import Registration
 from storyteller.telling.stories import Tale, Teller
 from storyteller.ui.view import View
@@ -78,13 +80,15 @@ class DoorsState(GameState):
         if move not in self.moves():
             raise RuleError("every door is open")
         if isinstance(move, Open):
-            self.pending = Draw(0, len(self.opened), f"door {len(self.opened) + 1}", frozenset(CARDS) - set(self.opened))
+            self.pending = Draw(0, len(self.opened), f"door {len(self.opened) + 1}",
+                                frozenset(CARDS) - set(self.opened))
         else:
             self._leave()
 
     def _leave(self) -> None:
         found = "gold" in self.opened
-        self.result = Outcome("won" if found else "lost", "You left with the gold." if found else "You left empty-handed.",
+        self.result = Outcome("won" if found else "lost",
+                              "You left with the gold." if found else "You left empty-handed.",
                               len(self.opened), "gold" if found else "empty-handed")
 
     @property
@@ -107,7 +111,7 @@ class Doors(Game):
     title = "Doors"
     summary = "Open doors until you find the gold, and leave before the trap (a test game)."
     variants = (Variant("lamp", ("off", "on"), "a lit lamp shows the trap: it no longer ends the game", flag=True),)
-    causes = {"gold": "won: left with the gold", "empty-handed": "lost: left without it",
+    causes: Mapping[str, str] = {"gold": "won: left with the gold", "empty-handed": "lost: left without it",
               "trap": "lost: opened the trap", "abandoned": "the player abandoned the game"}
 
     def deck(self, variants: Mapping[str, str], pile: str = "deck") -> list[str]:
