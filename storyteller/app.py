@@ -9,7 +9,8 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
+from collections.abc import Callable, Sequence
 
 from storyteller import __version__, config, registry
 from storyteller.log import store
@@ -17,7 +18,7 @@ from storyteller.core.engine import Game, VariantError
 from storyteller.log.file import LogError, LogWriter, TruncatedLog, now
 from storyteller.core.words import clean, command, plural
 
-from storyteller.core.errors import EXIT_ERROR, EXIT_INTERRUPTED, EXIT_USAGE, UserError  # noqa: F401 (the commands' words)
+from storyteller.core.errors import EXIT_ERROR, EXIT_INTERRUPTED, EXIT_USAGE, UserError
 
 
 def err(message: str) -> None:
@@ -101,7 +102,7 @@ def load_source(game: Game, physical: bool, extra: Sequence[str]) -> str:
         raise UserError(f"unexpected argument '{extra[0]}'", EXIT_USAGE)
     if not physical:
         return "seeded"
-    if len(extra) > 1 or extra and extra[0] not in ("cards", "dice"):
+    if len(extra) > 1 or (extra and extra[0] not in ("cards", "dice")):
         raise UserError(f"--physical takes nothing, 'cards' or 'dice' (not '{' '.join(extra)}')", EXIT_USAGE)
     if not game.dice:
         if extra == ["dice"]:
@@ -110,7 +111,8 @@ def load_source(game: Game, physical: bool, extra: Sequence[str]) -> str:
     return {"cards": "physical cards", "dice": "physical dice"}.get(extra[0] if extra else "", "physical")
 
 
-def make_driver(game: Game, seed: str, auto: str | None, answers: Path | None, plain: bool | None, source: str = "seeded",
+def make_driver(game: Game, seed: str, auto: str | None, answers: Path | None, plain: bool | None,
+                source: str = "seeded",
                 questions: str | None = None):
     """The decision maker: a policy, a script, or the player at a terminal. ``plain`` and
     ``questions``: the flags (None when not given; the settings decide)."""
@@ -123,7 +125,8 @@ def make_driver(game: Game, seed: str, auto: str | None, answers: Path | None, p
     questions = config.get("questions", flag=questions)
     if auto and source != "seeded":
         raise UserError(
-            "--auto cannot turn up your own cards or roll your dice: play at a real table yourself, or with --answers FILE",
+            "--auto cannot turn up your own cards or roll your dice: play at a real table yourself, or with "
+            "--answers FILE",
             EXIT_USAGE,
         )
     if auto:
@@ -238,8 +241,8 @@ def branch(old_path: Path | None, step: int | None, log: Path | None = None, aut
                                  from_log=Path(old_path).name, from_step=step)
     writer = LogWriter.create(path, header)
     try:
-        for e in kept:  # copied as they were, their times too
-            writer.append(e)
+        for event in kept:  # copied as they were, their times too
+            writer.append(event)
     except BaseException:
         writer.close()
         raise
@@ -291,14 +294,16 @@ def resume(
     if path is None:
         path = store.latest_unfinished()
         if path is None:
-            raise UserError(f"no unfinished session in {store.sessions_dir()}; start one with: storyteller play carddom")
+            raise UserError(f"no unfinished session in {store.sessions_dir()}; "
+                            "start one with: storyteller play carddom")
     repair = False
     try:
         log = store.open_log(path)
     except TruncatedLog as e:
         log = e.intact
         if not yes and not _confirm_repair(str(e), config.get("plain", flag=plain)):
-            raise UserError(f"{e}; to continue from the intact part: {command('storyteller', 'resume', path, '--yes')}") from None
+            again = command("storyteller", "resume", path, "--yes")
+            raise UserError(f"{e}; to continue from the intact part: {again}") from None
         repair = True
     end = log.end
     if end is not None:
@@ -363,7 +368,8 @@ def sessions(every: bool = False, number: int = 20, game: str | None = None, sta
     shown = chosen if every else chosen[:number]
     rows = []
     for s in shown:
-        state = {"cut off": "cut off (resume to repair)", "unreadable": f"unreadable: {s.problem}"}.get(s.status, s.status)
+        words = {"cut off": "cut off (resume to repair)", "unreadable": f"unreadable: {s.problem}"}
+        state = words.get(s.status, s.status)
         rows.append((s.game, s.seed, s.started[:16].replace("T", " "), state, s.name))
     which = " ".join(w for w in (status, game) if w)
     reports.sessions(f"{'Sessions' if not which else which.capitalize() + ' sessions'} in {folder}, newest first", rows)
@@ -450,10 +456,10 @@ def export(
         raise UserError(f"--paper is the printed page of an {pages} export, not of {name}: leave it out", EXIT_USAGE)
     paper = config.get("export.paper", flag=None if paper is None else paper.strip().lower())
     if pictures and fmt.pictures != "beside":
-        beside = named(*(f.name for f in FORMATS.values() if f.pictures == "beside"))
+        notes = named(*(f.name for f in FORMATS.values() if f.pictures == "beside"))
         already = f"the {name} page has its pictures already" if fmt.pictures == "inline" else \
             f"a {name} export has no pictures"
-        raise UserError(f"--pictures writes pictures beside a {beside} note ({already}): leave it out", EXIT_USAGE)
+        raise UserError(f"--pictures writes pictures beside a {notes} note ({already}): leave it out", EXIT_USAGE)
     if story and playthrough:
         raise UserError("choose one: --story or --playthrough", EXIT_USAGE)
     asked = "story" if story else "playthrough" if playthrough else None
@@ -730,14 +736,15 @@ def simulate(
     spools: list[Any] = []
     sinks: list[Callable[[Any], Any]] = []
     if csv is not None:
-        rows = tempfile.TemporaryFile("w+", encoding="utf-8", newline="\n")
+        # (closed in the finally below, with the other spools)
+        rows = tempfile.TemporaryFile("w+", encoding="utf-8", newline="\n")  # noqa: SIM115
         rows.write("seed,result,score,cause" + (",solved" if solve else "") + "\n")
         sinks.append(lambda r: rows.write(",".join(
             [r.seed, r.result, "" if r.score is None else str(r.score), r.cause] + ([r.solved or ""] if solve else [])
         ) + "\n"))
         spools.append(rows)
     if as_json:
-        lines = tempfile.TemporaryFile("w+", encoding="utf-8", newline="\n")
+        lines = tempfile.TemporaryFile("w+", encoding="utf-8", newline="\n")  # noqa: SIM115
         sinks.append(lambda r: lines.write(json.dumps(asdict(r)) + "\n"))
         spools.append(lines)
     bar = reports.Progress(len(chosen), enabled=sys.stderr.isatty() and not as_json)
@@ -893,5 +900,6 @@ def stats(game: str | None = None, variant_specs: list[str] | None = None, as_js
     if not everyone:
         say("Your own games only (at the terminal or from an answers file); --all adds the built-in players' games.")
     if bad:
-        say(f"{len(bad)} log{'s' if len(bad) != 1 else ''} could not be read and are not counted: see storyteller sessions")
+        say(f"{len(bad)} log{'s' if len(bad) != 1 else ''} could not be read and are not counted: "
+            "see storyteller sessions")
     return 0

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import inspect
 from pathlib import Path
-from typing import List, Optional
+from typing import Any
 
 import typer
 from typer.models import ArgumentInfo, ParameterInfo
@@ -32,7 +32,8 @@ app = typer.Typer(
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 
-SEED_HELP = "Any text, digits included (42 and 042 differ); the same seed deals the same game on every machine. Default: a fresh one."
+SEED_HELP = ("Any text, digits included (42 and 042 differ); the same seed deals the same game on every machine. "
+             "Default: a fresh one.")
 VARIANT_HELP = "A rule variant, NAME=VALUE or a flag NAME (see 'storyteller games'). Repeatable."
 LOG_HELP = "Where to write the event log (default: a new file in your storyteller data folder)."
 AUTO_HELP = ("Play without prompts: 'random' (choices from the seed), 'greedy' (the player behind Hint) or another "
@@ -43,8 +44,8 @@ QUESTIONS_HELP = (
     "How often a journaling question is asked after a card is revealed: every-reveal, key-moments "
     "(the game's turning points) or none. Default: the setting 'questions' (every-reveal)."
 )
-FORMAT_HELP = [f.words for f in FORMATS.values()]
-FORMAT_HELP = "; ".join(FORMAT_HELP[:-1]) + f"; or {FORMAT_HELP[-1]}."
+_WORDS = [f.words for f in FORMATS.values()]
+FORMAT_HELP = "; ".join(_WORDS[:-1]) + f"; or {_WORDS[-1]}."
 NOTES = named(*(f.name for f in FORMATS.values() if f.notes))  # the formats of a vault's notes
 BESIDE = named(*(f.name for f in FORMATS.values() if f.pictures == "beside"))  # those with pictures beside them
 PAGES = named(*(f.name for f in FORMATS.values() if f.page))  # those printed on a page
@@ -175,6 +176,10 @@ def complete_questions(incomplete: str) -> list[str]:
     return _starting(QUESTIONS, incomplete)
 
 
+def complete_game_or_log(incomplete: str) -> list[str]:
+    return complete_game(incomplete) + complete_log(incomplete)
+
+
 def complete_format(incomplete: str) -> list[str]:
     return _starting(FORMATS, incomplete)
 
@@ -191,7 +196,8 @@ def _version(value: bool) -> None:
 
 @app.callback()
 def _root(
-    version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Show the version and exit."),
+    version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+                                 help="Show the version and exit."),
 ) -> None:
     """A journaling companion for solitaire card games: play, journal, replay, export."""
 
@@ -207,18 +213,19 @@ def _run(func, *args, **kwargs) -> None:
 @app.command(context_settings={"allow_extra_args": True})
 def play(
     ctx: typer.Context,
-    game: Optional[str] = typer.Argument(None, help="The game to play (see 'storyteller games').", autocompletion=complete_game),
-    seed: Optional[str] = typer.Option(None, "--seed", help=SEED_HELP),
-    variant: List[str] = typer.Option([], "--variant", "-v", help=VARIANT_HELP, autocompletion=complete_variant),
-    log: Optional[Path] = typer.Option(None, "--log", help=LOG_HELP),
-    auto: Optional[str] = typer.Option(None, "--auto", help=AUTO_HELP, autocompletion=complete_auto),
-    answers: Optional[Path] = typer.Option(None, "--answers", help=ANSWERS_HELP),
-    plain: Optional[bool] = typer.Option(None, "--plain/--no-plain", help=PLAIN_HELP),
+    game: str | None = typer.Argument(None, help="The game to play (see 'storyteller games').",
+                                      autocompletion=complete_game),
+    seed: str | None = typer.Option(None, "--seed", help=SEED_HELP),
+    variant: list[str] = typer.Option([], "--variant", "-v", help=VARIANT_HELP, autocompletion=complete_variant),
+    log: Path | None = typer.Option(None, "--log", help=LOG_HELP),
+    auto: str | None = typer.Option(None, "--auto", help=AUTO_HELP, autocompletion=complete_auto),
+    answers: Path | None = typer.Option(None, "--answers", help=ANSWERS_HELP),
+    plain: bool | None = typer.Option(None, "--plain/--no-plain", help=PLAIN_HELP),
     physical: bool = typer.Option(False, "--physical", help=PHYSICAL_HELP),
-    questions: Optional[str] = typer.Option(None, "--questions", help=QUESTIONS_HELP, autocompletion=complete_questions),
-    from_log: Optional[Path] = typer.Option(None, "--from", metavar="LOG",
+    questions: str | None = typer.Option(None, "--questions", help=QUESTIONS_HELP, autocompletion=complete_questions),
+    from_log: Path | None = typer.Option(None, "--from", metavar="LOG",
                                             help="Play on from a step of a saved game, in a new log (with --step)."),
-    step: Optional[int] = typer.Option(None, "--step", metavar="N", help="With --from: keep the old game's steps 1 to N."),
+    step: int | None = typer.Option(None, "--step", metavar="N", help="With --from: keep the old game's steps 1 to N."),
 ) -> None:
     """Start a new game, guided step by step, with a journal (or play on from a step of a saved one)."""
     from storyteller import app as core
@@ -229,12 +236,13 @@ def play(
 
 @app.command()
 def resume(
-    log: Optional[Path] = typer.Argument(None, help="The log to continue (default: the most recent unfinished one)."),
-    auto: Optional[str] = typer.Option(None, "--auto", help=AUTO_HELP, autocompletion=complete_auto),
-    answers: Optional[Path] = typer.Option(None, "--answers", help=ANSWERS_HELP),
-    yes: bool = typer.Option(False, "--yes", "-y", help="Continue from the intact part of a cut-off log without asking."),
-    plain: Optional[bool] = typer.Option(None, "--plain/--no-plain", help=PLAIN_HELP),
-    questions: Optional[str] = typer.Option(None, "--questions", help=QUESTIONS_HELP, autocompletion=complete_questions),
+    log: Path | None = typer.Argument(None, help="The log to continue (default: the most recent unfinished one)."),
+    auto: str | None = typer.Option(None, "--auto", help=AUTO_HELP, autocompletion=complete_auto),
+    answers: Path | None = typer.Option(None, "--answers", help=ANSWERS_HELP),
+    yes: bool = typer.Option(False, "--yes", "-y",
+                             help="Continue from the intact part of a cut-off log without asking."),
+    plain: bool | None = typer.Option(None, "--plain/--no-plain", help=PLAIN_HELP),
+    questions: str | None = typer.Option(None, "--questions", help=QUESTIONS_HELP, autocompletion=complete_questions),
 ) -> None:
     """Continue an unfinished game where it stopped."""
     from storyteller import app as core
@@ -246,8 +254,8 @@ def resume(
 def sessions(
     every: bool = typer.Option(False, "--all", help="Every saved game, not only the most recent."),
     number: int = typer.Option(20, "-n", help="How many of the most recent games to list."),
-    game: Optional[str] = typer.Option(None, "--game", help="Only this game's sessions.", autocompletion=complete_game),
-    status: Optional[str] = typer.Option(None, "--status", metavar="STATUS", autocompletion=complete_status,
+    game: str | None = typer.Option(None, "--game", help="Only this game's sessions.", autocompletion=complete_game),
+    status: str | None = typer.Option(None, "--status", metavar="STATUS", autocompletion=complete_status,
                                          help="Only games in-progress, won, lost or abandoned."),
 ) -> None:
     """List saved sessions, newest first: game, seed, started, status."""
@@ -260,7 +268,7 @@ def sessions(
 def replay(
     log: Path = typer.Argument(..., help="The log to check."),
     show: bool = typer.Option(False, "--show", help="Step through the game, showing the table after each event."),
-    plain: Optional[bool] = typer.Option(None, "--plain/--no-plain", help=PLAIN_HELP),
+    plain: bool | None = typer.Option(None, "--plain/--no-plain", help=PLAIN_HELP),
 ) -> None:
     """Re-run a log from its seed and decisions and check that every draw and the outcome match."""
     from storyteller import app as core
@@ -270,28 +278,33 @@ def replay(
 
 @app.command()
 def export(
-    log: Optional[Path] = typer.Argument(None, help="The log to render (or --all DIR for every saved game)."),
+    log: Path | None = typer.Argument(None, help="The log to render (or --all DIR for every saved game)."),
     story: bool = typer.Option(False, "--story", help="Render the story: prose to read."),
     playthrough: bool = typer.Option(False, "--playthrough", help="Render the playthrough: the record of every step."),
-    format: Optional[str] = typer.Option(None, "--format", metavar="FORMAT", help=FORMAT_HELP,
+    format: str | None = typer.Option(None, "--format", metavar="FORMAT", help=FORMAT_HELP,
                                          autocompletion=complete_format),
-    output: Optional[Path] = typer.Option(None, "-o", "--output", help="Write to this file (default, or -: print it)."),
-    template: Optional[Path] = typer.Option(None, "--template", help="Render with your own Jinja2 template instead (any text format)."),
-    force: bool = typer.Option(False, "--force", help="Overwrite an existing output file (with --all: notes you edited)."),
-    all_dir: Optional[Path] = typer.Option(
+    output: Path | None = typer.Option(None, "-o", "--output", help="Write to this file (default, or -: print it)."),
+    template: Path | None = typer.Option(None, "--template",
+                                         help="Render with your own Jinja2 template instead (any text format)."),
+    force: bool = typer.Option(False, "--force",
+                               help="Overwrite an existing output file (with --all: notes you edited)."),
+    all_dir: Path | None = typer.Option(
         None, "--all", metavar="DIR",
         help=f"Every saved game as notes in DIR ({NOTES}), with an index; again later, it updates what changed.",
     ),
-    playthroughs: bool = typer.Option(False, "--playthroughs", help="With --all: a playthrough note for each game too."),
+    playthroughs: bool = typer.Option(False, "--playthroughs",
+                                      help="With --all: a playthrough note for each game too."),
     pictures: bool = typer.Option(
         False, "--pictures", help=f"With {BESIDE}: pictures of the table as SVG files beside the note, linked from it.",
     ),
-    paper: Optional[str] = typer.Option(
-        None, "--paper", metavar="|".join(PAPERS), help=f"With {PAGES}: the page it prints on (default {DEFAULT_PAPER}).",
+    paper: str | None = typer.Option(
+        None, "--paper", metavar="|".join(PAPERS),
+        help=f"With {PAGES}: the page it prints on (default {DEFAULT_PAPER}).",
         autocompletion=complete_paper,
     ),
     analysis: bool = typer.Option(
-        False, "--analysis", help="With --playthrough: where the game turned (see storyteller analyse), a chart in HTML.",
+        False, "--analysis",
+        help="With --playthrough: where the game turned (see storyteller analyse), a chart in HTML.",
     ),
 ) -> None:
     """Render a log as a story or a playthrough: Markdown, an Obsidian note, JSON, Lonelog, an HTML page or a PDF."""
@@ -316,7 +329,8 @@ def games() -> None:
 @app.command()
 def rules(
     game: str = typer.Argument(..., help="The game whose rules to explain.", autocompletion=complete_game),
-    setup: bool = typer.Option(False, "--setup", help="How to set up your own cards and dice for a game at a real table."),
+    setup: bool = typer.Option(False, "--setup",
+                               help="How to set up your own cards and dice for a game at a real table."),
 ) -> None:
     """Explain a game's rules."""
     from storyteller import app as core
@@ -327,17 +341,23 @@ def rules(
 @app.command()
 def simulate(
     game: str = typer.Argument(..., help="The game to play (see 'storyteller games').", autocompletion=complete_game),
-    games: Optional[int] = typer.Option(None, "--games", "-n", help="How many games: seeds 0 to N-1 (default 1000)."),
-    seeds: Optional[str] = typer.Option(None, "--seeds", metavar="A..B", help="These seeds, both ends included (e.g. 0..1999)."),
-    policy: Optional[str] = typer.Option(None, "--policy", help="random, greedy or another of the game's policies (default: greedy where the game has it).",
+    games: int | None = typer.Option(None, "--games", "-n", help="How many games: seeds 0 to N-1 (default 1000)."),
+    seeds: str | None = typer.Option(None, "--seeds", metavar="A..B",
+                                     help="These seeds, both ends included (e.g. 0..1999)."),
+    policy: str | None = typer.Option(None, "--policy",
+                                      help="random, greedy or another of the game's policies "
+                                           "(default: greedy where the game has it).",
                                          autocompletion=complete_auto),
-    variant: List[str] = typer.Option([], "--variant", "-v", help=VARIANT_HELP, autocompletion=complete_variant),
+    variant: list[str] = typer.Option([], "--variant", "-v", help=VARIANT_HELP, autocompletion=complete_variant),
     jobs: str = typer.Option("auto", "--jobs", "-j", help="Processes to play on: a number, or auto (one per core)."),
     as_json: bool = typer.Option(False, "--json", help="Print the figures and every game's result as JSON."),
-    csv: Optional[Path] = typer.Option(None, "--csv", metavar="FILE", help="Write every game's result to a CSV file."),
-    logs: Optional[Path] = typer.Option(None, "--logs", metavar="DIR", help="Write each game's log into DIR (each replays)."),
-    solve: bool = typer.Option(False, "--solve", help="Also ask the solver whether each deal could be won with every card known."),
-    budget: str = typer.Option("200000", "--budget", help="With --solve: positions (200000) or seconds (10s) per deal."),
+    csv: Path | None = typer.Option(None, "--csv", metavar="FILE", help="Write every game's result to a CSV file."),
+    logs: Path | None = typer.Option(None, "--logs", metavar="DIR",
+                                     help="Write each game's log into DIR (each replays)."),
+    solve: bool = typer.Option(False, "--solve",
+                               help="Also ask the solver whether each deal could be won with every card known."),
+    budget: str = typer.Option("200000", "--budget",
+                               help="With --solve: positions (200000) or seconds (10s) per deal."),
     plain: bool = typer.Option(False, "--plain", help="No colours."),
 ) -> None:
     """Play many games unattended, on every core: how often a policy wins."""
@@ -352,12 +372,16 @@ ANALYSE_HELP = "Where did this game turn? The chance to win before and after eve
 
 def _analyse(
     log: Path = typer.Argument(..., help="The log to analyse (finished or not)."),
-    samples: Optional[int] = typer.Option(None, "--samples", metavar="N",
-                                          help="Sampled deals at each position (default 32, down to 12 for a long game; more is slower and surer)."),
-    budget: str = typer.Option("200000", "--budget", help="The solver's budget per position: positions (200000) or seconds (10s)."),
-    player: Optional[str] = typer.Option(None, "--player", help="The built-in player whose chance is measured (default: greedy).",
+    samples: int | None = typer.Option(None, "--samples", metavar="N",
+                                          help="Sampled deals at each position (default 32, down to 12 for a long "
+                                               "game; more is slower and surer)."),
+    budget: str = typer.Option("200000", "--budget",
+                               help="The solver's budget per position: positions (200000) or seconds (10s)."),
+    player: str | None = typer.Option(None, "--player",
+                                      help="The built-in player whose chance is measured (default: greedy).",
                                          autocompletion=complete_auto),
-    jobs: str = typer.Option("auto", "--jobs", "-j", help="Processes to play out on: a number, or auto (one per core)."),
+    jobs: str = typer.Option("auto", "--jobs", "-j",
+                             help="Processes to play out on: a number, or auto (one per core)."),
     as_json: bool = typer.Option(False, "--json", help="Print the analysis as JSON (see docs/analysis.md)."),
     plain: bool = typer.Option(False, "--plain", help="No colours."),
 ) -> None:
@@ -373,11 +397,11 @@ app.command("analyze", help=ANALYSE_HELP + " (The same as analyse.)", hidden=Tru
 @app.command()
 def solve(
     target: str = typer.Argument(..., help="A game (with --seed) or a log: the deal to look at.", metavar="GAME|LOG",
-                                 autocompletion=lambda incomplete: complete_game(incomplete) + complete_log(incomplete)),
-    seed: Optional[str] = typer.Option(None, "--seed", help="The deal's seed (with a game)."),
-    variant: List[str] = typer.Option([], "--variant", "-v", help=VARIANT_HELP, autocompletion=complete_variant),
+                                 autocompletion=complete_game_or_log),
+    seed: str | None = typer.Option(None, "--seed", help="The deal's seed (with a game)."),
+    variant: list[str] = typer.Option([], "--variant", "-v", help=VARIANT_HELP, autocompletion=complete_variant),
     budget: str = typer.Option("10s", "--budget", help="How long to search: positions (200000) or seconds (10s)."),
-    log: Optional[Path] = typer.Option(None, "--log", help="If the deal can be won, write a winning game here."),
+    log: Path | None = typer.Option(None, "--log", help="If the deal can be won, write a winning game here."),
 ) -> None:
     """With every card known, could this deal be won? winnable (with a winning game), not winnable, or unknown."""
     from storyteller import app as core
@@ -387,12 +411,13 @@ def solve(
 
 @app.command()
 def stats(
-    game: Optional[str] = typer.Argument(None, help="Only this game (default: every game).", autocompletion=complete_game),
-    variant: List[str] = typer.Option([], "--variant", "-v", help="Only games played with these variants (with GAME).",
+    game: str | None = typer.Argument(None, help="Only this game (default: every game).", autocompletion=complete_game),
+    variant: list[str] = typer.Option([], "--variant", "-v", help="Only games played with these variants (with GAME).",
                                       autocompletion=complete_variant),
     as_json: bool = typer.Option(False, "--json", help="Print the figures as JSON."),
     plain: bool = typer.Option(False, "--plain", help="No colours or symbols."),
-    everyone: bool = typer.Option(False, "--all", help="Count the built-in players' games too (--auto, simulate --logs)."),
+    everyone: bool = typer.Option(False, "--all",
+                                  help="Count the built-in players' games too (--auto, simulate --logs)."),
 ) -> None:
     """How your games went: played, won, lost, win rate, streaks, scores, words written."""
     from storyteller import app as core
@@ -438,7 +463,7 @@ def config_get(key: str = typer.Argument(..., help=KEY_HELP, autocompletion=comp
 @config_app.command("set")
 def config_set(
     key: str = typer.Argument(..., help=KEY_HELP, autocompletion=complete_key),
-    value: List[str] = typer.Argument(..., help="The value (for variants.GAME, one or more variants).",
+    value: list[str] = typer.Argument(..., help="The value (for variants.GAME, one or more variants).",
                                       autocompletion=complete_value),
 ) -> None:
     """Set a setting in the file, after checking its value."""
@@ -463,7 +488,8 @@ def _complete_paths(commands) -> None:
         for name, param in inspect.signature(info.callback).parameters.items():
             spec = param.default
             if isinstance(spec, ParameterInfo) and spec.autocompletion is None and "Path" in str(param.annotation):
-                spec.autocompletion = complete_log if name == "log" and isinstance(spec, ArgumentInfo) else complete_files
+                log = name == "log" and isinstance(spec, ArgumentInfo)
+                spec.autocompletion = complete_log if log else complete_files
 
 
 def _one_command(argv: list[str]) -> typer.Typer:
@@ -475,7 +501,7 @@ def _one_command(argv: list[str]) -> typer.Typer:
 
     if not argv or os.environ.get("_STORYTELLER_COMPLETE"):
         return app
-    chosen = [c for c in app.registered_commands if (c.name or c.callback.__name__.replace("_", "-")) == argv[0]]
+    chosen = [c for c in app.registered_commands if _name(c) == argv[0]]
     if not chosen:
         return app
     one = typer.Typer(name=app.info.name, help=app.info.help, add_completion=False, no_args_is_help=True,
@@ -486,19 +512,23 @@ def _one_command(argv: list[str]) -> typer.Typer:
     return one
 
 
-def main(argv: Optional[list[str]] = None) -> int:
+def _name(command: Any) -> str:
+    """A registered command's name, as typed."""
+    return command.name or (command.callback.__name__.replace("_", "-") if command.callback else "")
+
+
+def main(argv: list[str] | None = None) -> int:
+    import io
     import sys
 
     from storyteller.core.words import can_show
 
     _complete_paths(app.registered_commands + config_app.registered_commands)
     for stream in (sys.stdout, sys.stderr):
-        if not can_show(stream.encoding):
-            # A terminal that cannot show a character gets "?" for it instead of a crash.
-            try:
-                stream.reconfigure(errors="replace")
-            except AttributeError:  # not a text file (a test's capture): leave it as it is
-                pass
+        # A terminal that cannot show a character gets "?" for it instead of a crash (a
+        # test's capture, which is no text file, is left as it is).
+        if not can_show(stream.encoding) and isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="replace")
     args = sys.argv[1:] if argv is None else argv
     try:
         _one_command(args)(args=args, prog_name="storyteller", standalone_mode=True)

@@ -342,7 +342,8 @@ def test_no_module_branches_on_a_formats_name():
         if name == "storyteller.core.formats":
             continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Compare) and any(_strings(c) & set(FORMATS) for c in [node.left, *node.comparators]):
+            compared = [node.left, *node.comparators] if isinstance(node, ast.Compare) else []
+            if any(_strings(c) & set(FORMATS) for c in compared):
                 found.append(f"{path.name}:{node.lineno}: {ast.unparse(node)}")
             if isinstance(node, ast.Subscript) and _strings(node.slice) & set(FORMATS):
                 found.append(f"{path.name}:{node.lineno}: {ast.unparse(node)}")

@@ -130,7 +130,8 @@ def test_a_question_asked_of_the_oracle_on_the_way_down_is_told_there(cli, tmp_p
     assert cli("play", "cascades", "--seed", GREEDY_LOSES, "--auto", "greedy", "--log", greedy).code == 0
     keys = [e["action"] for e in decisions(greedy)]
     answers = tmp_path / "ans.txt"
-    answers.write_text("\n".join(keys[:4] + ["oracle likely: Will the water find the sea?"] + keys[4:8] + ["quit"]) + "\n")
+    lines = [*keys[:4], "oracle likely: Will the water find the sea?", *keys[4:8], "quit"]
+    answers.write_text("\n".join(lines) + "\n")
     path = tmp_path / "oracle.jsonl"
     assert cli("play", "cascades", "--seed", GREEDY_LOSES, "--answers", answers, "--log", path).code == 0
     story = render(read(path), "story")

@@ -699,7 +699,8 @@ def _check_resumed(o: Original, mutant: Mutant, path: Path, after: bytes, label:
     if k > len(o.log.events) or meaning(before) != o.meaning_of_prefix(k):
         problems.append(f"{label}: resume went on from another game")
     added = {type(e) for e in log.events[k:]}
-    if not added <= {CardDrawn, DiceRolled, End, Question}:  # answering "quit", a session deals what is pending (and asks)
+    if not added <= {CardDrawn, DiceRolled, End,
+                     Question}:  # answering "quit", a session deals what is pending (and asks)
         problems.append(f"{label}: resume added {sorted(t.kind for t in added)}")
 
 

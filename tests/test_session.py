@@ -366,7 +366,7 @@ def test_a_replay_checks_each_card_against_what_the_game_draws_there():
     assert replay().feed(CardDrawn(1, card="7C", to="character", deal=0, slot=0)).after.character == "7C"
     with pytest.raises(ReplayMismatch, match="line 2: the log draws 1C to character, but that card cannot be there"):
         replay().feed(CardDrawn(1, card="1C", to="character", deal=0, slot=0))
-    with pytest.raises(ReplayMismatch, match="but the game draws to character .deal 0, place 0. here"):
+    with pytest.raises(ReplayMismatch, match=r"but the game draws to character \(deal 0, place 0\) here"):
         replay().feed(CardDrawn(1, card="7C", to="character", deal=0, slot=4))
     seeded = Replay(Header(game="carddom", variants={}, seed="7"))
     with pytest.raises(ReplayMismatch, match="but the seed deals"):

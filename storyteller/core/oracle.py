@@ -18,7 +18,6 @@ drawn for each question from its own stream: its name and its keywords are the s
 
 from __future__ import annotations
 
-from typing import Any
 
 from storyteller.core.rng import Stream
 

@@ -10,7 +10,8 @@ move never changes a later draw. At a real table the player's cards and dice ans
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Protocol
+from typing import Any, Protocol
+from collections.abc import Mapping
 
 from storyteller.core.engine import Chance, ChanceOutcome, Draw, Game, Roll
 from storyteller.core.rng import Stream

@@ -45,7 +45,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import MISSING, Field, FrozenInstanceError, field
-from typing import TYPE_CHECKING, Any, Callable, ClassVar, Mapping, TypeVar, Union
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+from collections.abc import Callable, Mapping
 
 from storyteller.core.words import clean
 
@@ -70,6 +71,9 @@ MAX_NUMBER = 10**9  # deals, places, indexes, scores
 MAX_DICE = 100
 MAX_SIDES = 1_000
 MAX_VARIANTS = 64
+
+
+Earlier = Callable[[int], "type[Event] | None"]  # the type of event k of the log, if there is one
 
 
 class BadLine(Exception):
@@ -129,7 +133,7 @@ def scrub(text: str) -> str:
 class _Fields:
     """Reads the fields of one record; every failure is one BadLine naming the field."""
 
-    def __init__(self, record: dict[str, Any], number: int, earlier: Callable[[int], type[Event] | None] | None) -> None:
+    def __init__(self, record: dict[str, Any], number: int, earlier: Earlier | None) -> None:
         self.record = record
         self.number = number
         self.earlier = earlier
@@ -399,8 +403,8 @@ class CardDrawn(Event):
 
     @classmethod
     def _read(cls, f: _Fields) -> CardDrawn:
-        return cls(f.number, at=f.at, card=f.text("card"), to=f.text("to"), deal=f.integer("deal"), slot=f.integer("slot"),
-                   pile=f.optional("pile"), by=f.optional("by"))
+        return cls(f.number, at=f.at, card=f.text("card"), to=f.text("to"), deal=f.integer("deal"),
+                   slot=f.integer("slot"), pile=f.optional("pile"), by=f.optional("by"))
 
     def accept(self, visitor: Visitor, step: Step) -> None:
         visitor.on_draw(step)
@@ -595,8 +599,8 @@ class End(Event):
     def _read(cls, f: _Fields) -> End:
         result = f.text("result")
         score = f.integer("score", -MAX_NUMBER, MAX_NUMBER) if f.record.get("score") is not None else None
-        return cls(f.number, at=f.at, result=result, score=score, reason=f.optional("reason", WORDS, plain=False, empty=True),
-                   cause=f.optional("cause", empty=True))
+        return cls(f.number, at=f.at, result=result, score=score,
+                   reason=f.optional("reason", WORDS, plain=False, empty=True), cause=f.optional("cause", empty=True))
 
     def accept(self, visitor: Visitor, step: Step) -> None:
         visitor.on_end(step)
@@ -608,11 +612,11 @@ _BY_KIND: dict[str, type[Event]] = {t.kind: t for t in EVENTS}
 _KEYS: dict[type[Event], frozenset[str]] = {
     t: frozenset(("n", "event", "at") + t.REQUIRED + t.OPTIONAL) for t in EVENTS
 }
-Chance = Union[CardDrawn, DiceRolled]  # what a draw or roll step turned up (a correction reads as one)
+Revealed = CardDrawn | DiceRolled  # what a draw or roll step turned up (a correction reads as one)
 WORDS_OF_PLAYER = (JournalEntry, Question)  # the last words, which may follow the end
 
 
-def read_event(record: Any, n: int | None, earlier: Callable[[int], type[Event] | None] | None = None) -> Event:
+def read_event(record: Any, n: int | None, earlier: Earlier | None = None) -> Event:
     """The event a log line holds, checked (raises BadLine). ``n`` is the number it must have
     (None when it is not known: a line read from the end of a file); ``earlier(k)`` gives the
     type of event ``k`` (None if there is none), to check what ``about``, ``question`` and
@@ -636,9 +640,6 @@ def read_event(record: Any, n: int | None, earlier: Callable[[int], type[Event] 
 
 
 # -- the readers --------------------------------------------------------------------------------
-
-V = TypeVar("V", bound="Visitor")
-
 
 class Visitor:
     """A reader of a game's steps (see :mod:`storyteller.log.replay`), called for each step

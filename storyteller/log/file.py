@@ -21,10 +21,12 @@ from __future__ import annotations
 import errno
 import json
 import os
+import sys
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
+from collections.abc import Iterator
 
 from storyteller.core.words import command
 from storyteller.log.events import (
@@ -320,7 +322,10 @@ def _lines_backwards(f, start: int, size: int) -> Iterator[tuple[int, bytes]]:
 
 # -- writing -----------------------------------------------------------------------------
 
-_BINARY = os.O_BINARY if os.name == "nt" else 0  # Windows: no newline translation, ever
+if sys.platform == "win32":  # pragma: no cover - Windows: no newline translation, ever
+    _BINARY = os.O_BINARY
+else:
+    _BINARY = 0
 _WINDOWS_LOCK_AT = 0x7FFFFFF0  # a byte far beyond any log's end: readers never touch it
 
 
@@ -345,7 +350,7 @@ def _full(e: OSError) -> bool:
 
 def _try_lock(fd: int) -> bool:
     """Take the exclusive lock without waiting; False if another process holds it."""
-    if os.name == "nt":  # pragma: no cover - Windows
+    if sys.platform == "win32":  # pragma: no cover - Windows
         import msvcrt
 
         try:
@@ -359,14 +364,12 @@ def _try_lock(fd: int) -> bool:
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         return True
-    except OSError as e:
-        if e.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
-            return False
-        return True  # a file system without locks: write as before
+    except OSError as e:  # held by another process; or a file system without locks: write as before
+        return e.errno not in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES)
 
 
 def _unlock(fd: int) -> None:
-    if os.name == "nt":  # pragma: no cover - Windows
+    if sys.platform == "win32":  # pragma: no cover - Windows
         import msvcrt
 
         try:
@@ -545,7 +548,7 @@ class LogWriter:
         return fd
 
     @classmethod
-    def reopen(cls, log: GameLog, repair: bool = False) -> "LogWriter":
+    def reopen(cls, log: GameLog, repair: bool = False) -> LogWriter:
         """Continue an existing log, under the lock. With ``repair``, first set the bad
         last line (everything after ``log.size``) aside in ``<log>.cut-off`` and cut it."""
         assert log.path is not None
@@ -673,7 +676,7 @@ class LogWriter:
         except OSError:
             pass
 
-    def __enter__(self) -> "LogWriter":
+    def __enter__(self) -> LogWriter:
         return self
 
     def __exit__(self, *exc: Any) -> None:
@@ -696,7 +699,8 @@ def sync_folder(folder: Path) -> None:
 
 def _start_error(path: Path, e: OSError) -> LogError:
     if _full(e):
-        return DiskFull(f"the disk is full: the game could not be started ({path} was not written); free some space and try again")
+        return DiskFull(f"the disk is full: the game could not be started ({path} was not written); "
+                        "free some space and try again")
     return LogError(f"{path}: cannot write the log here ({e.strerror or e})")
 
 

@@ -28,12 +28,13 @@ correction replaced is marked ``corrected``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any
+from collections.abc import Callable, Iterable, Sequence
 
-from storyteller.core.engine import ABANDONED, Draw, Game, Move, Outcome, RuleError, State
+from storyteller.core.engine import ABANDONED, Chance, Draw, Game, Move, Outcome, RuleError, State
 from storyteller.core.sources import SeededSource, Table, check_source
 from storyteller.log.events import (
-    WORDS_OF_PLAYER, CardDrawn, Chance, Correction, Decision, DiceRolled, End, Event, Header, OracleQuestion, Undo,
+    WORDS_OF_PLAYER, CardDrawn, Correction, Decision, DiceRolled, End, Event, Header, OracleQuestion, Revealed, Undo,
     Visitor,
 )
 from storyteller.log.file import GameLog, LogError
@@ -60,7 +61,7 @@ class Step:
     before: State | None = None
     move: Move | None = None
     words: str = ""  # a decision's move in the rules' words (not the log's)
-    revealed: Chance | None = None
+    revealed: Revealed | None = None
     undone: bool = False  # a later undo took it back
     corrected: bool = False  # a draw or roll a later correction replaced (or one that followed it)
     corrects: int | None = None  # a correction: the draw or roll it replaces (the first of them)
@@ -156,7 +157,7 @@ class Replay:
         # correction rewinds to one of them. Kept for each standing decision, for after an undo.
         self.rewind: list[tuple[int, State | None, Chance]] = []
         self.rewinds: dict[int, list[tuple[int, State | None, Chance]]] = {}
-        self.revealed: dict[int, Chance] = {}  # a draw or roll by n (a correction, as the draw it stands for)
+        self.revealed: dict[int, Revealed] = {}  # a draw or roll by n (a correction, as the draw it stands for)
         self._snapshot: State | None = self.state.clone() if keep_steps else None
 
     # -- feeding events ----------------------------------------------------------------
@@ -210,7 +211,7 @@ class Replay:
         change(self.state)
         return before, self.state
 
-    def _answer(self, request: Chance, event: Event, revealed: Chance) -> Any:
+    def _answer(self, request: Chance, event: Event, revealed: Revealed) -> Any:
         """The card or dice the log gives for ``request``, checked: at its place, among the
         cards the rules allow there, and for what the seed answers, the seed's own."""
         seeded = None if self.table is not None and self.table.physical(request) else self.seeded
@@ -262,7 +263,7 @@ class Replay:
             raise self.fail(event, "the game rolls dice here, but the log has a card" if isinstance(event, CardDrawn)
                             else "the game draws a card here, but the log has dice")
         value = self._answer(request, event, event)
-        keep = self.table is not None and self.resumable or event.n in self.replaced
+        keep = (self.table is not None and self.resumable) or event.n in self.replaced
         before, after = self._resolve(event, value, keep)
         if self.table is not None:
             self.table.remember(request, value)
@@ -281,7 +282,7 @@ class Replay:
             raise self.fail(event, "a correction of a card or roll that did not come from the player's table")
         assert before is not None  # kept for every card entered at a real table that a correction can reach
         original = self.revealed[start]
-        revealed: Chance
+        revealed: Revealed
         if isinstance(original, CardDrawn):
             if event.card is None:
                 raise self.fail(event, "the log corrects a card with dice")
@@ -387,9 +388,6 @@ class Replay:
     def decision_states(self) -> list[State]:
         """The state before every decision standing, in order."""
         return [before for _, before in self.history]
-
-
-Walk = Replay  # what a replay of a whole log is called where it is read
 
 
 def walk(log: GameLog, keep_steps: bool = False, on_step: Callable[[Step], None] | None = None,

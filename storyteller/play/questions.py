@@ -41,7 +41,8 @@ import json
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable, Sequence
+from typing import TYPE_CHECKING, Any
+from collections.abc import Iterable, Sequence
 
 from storyteller.core.rng import Stream
 from storyteller.log.events import Correction, End, JournalEntry, OracleQuestion, Undo, Visitor
@@ -69,7 +70,7 @@ class Role:
         return f"{self.role}.{self.param}" if self.param else self.role
 
     @classmethod
-    def of(cls, key: str, card: str = "*") -> "Role":
+    def of(cls, key: str, card: str = "*") -> Role:
         role, _, param = key.partition(".")
         return cls(role, card, param)
 
@@ -140,7 +141,7 @@ class Bank:
         self.moment_echo: dict[str, list[dict[str, Any]]] = data.get("moment_echo", {})
 
     @classmethod
-    def load(cls, path: Path) -> "Bank":
+    def load(cls, path: Path) -> Bank:
         return cls(json.loads(path.read_text(encoding="utf-8")))
 
     def written(self, role: Role) -> list[str]:
@@ -174,7 +175,7 @@ class Questions:
     class reads a game that has no bank of its own the way storyteller always did: the
     teller's ``topic`` of each draw, from the ``questions`` of the game's prompts."""
 
-    def __init__(self, registration: "Registration") -> None:
+    def __init__(self, registration: Registration) -> None:
         self.registration = registration
         self.name = registration.name
         path = registration.question_bank
@@ -472,7 +473,7 @@ class Asker:
             return False
         if always:
             return True
-        return self.setting == "every-reveal" or self.setting == "key-moments" and occasion.key
+        return self.setting == "every-reveal" or (self.setting == "key-moments" and occasion.key)
 
     def ask(self, occasion: Occasion | None, n: int, always: bool = False) -> Question | None:
         """The question to ask for ``occasion`` at event ``n`` (None when the setting asks

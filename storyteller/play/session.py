@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol, Sequence, Union
+from typing import Any, Protocol
+from collections.abc import Sequence
 
 from storyteller import __version__
 from storyteller.core.engine import ABANDONED, Action, Chance, Draw, Game, Hint, Move, Outcome, Roll, RuleError, State
@@ -150,8 +151,8 @@ class Abandon:
 
 # A choice that is not a move; a Correction is one too: the card or dice really turned up
 # at a real table, for the last one entered.
-Command = Union[Write, TakeBack, Quit, Abandon, Correction]
-Choice = Union[Action, Command]
+Command = Write | TakeBack | Quit | Abandon | Correction
+Choice = Action | Command
 
 
 class SaveAndQuit(Exception):
@@ -273,7 +274,7 @@ class Session:
             if request is None:
                 break
             physical = table is not None and table.physical(request)
-            if physical:
+            if table is not None and physical:
                 result = table.remembered(request)
                 if result is None:
                     if driver is None:

@@ -41,8 +41,9 @@ import difflib
 import itertools
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
-from typing import Any, Iterable, Mapping, Sequence
+from functools import lru_cache, cache
+from typing import Any
+from collections.abc import Iterable, Mapping, Sequence
 
 from storyteller.core import decktet
 from storyteller.core.cards import all_cards, piquet_cards
@@ -99,7 +100,7 @@ def _words(text: str) -> tuple[str, ...]:
     return tuple(_SAME.get(w, w) for w in words if w not in _FILLER)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _aliases(card_id: str) -> frozenset[tuple[str, ...]]:
     """Every spelling that names the card: its id ("KH", "ace-of-moons"), its name
     ("King of Hearts", "the Huntress"), and "joker" for either Joker."""
@@ -234,7 +235,8 @@ def find_card(
         if near:
             raise ValueError(f"no card is called '{_shown(text)}': did you mean {_join_or(near)}?")
         raise ValueError(
-            f"no card is called '{_shown(text)}': type its name, such as {card_name(example)}, or its id, such as {example}"
+            f"no card is called '{_shown(text)}': type its name, such as {card_name(example)}, "
+            f"or its id, such as {example}"
         )
     possible = [c for c in found if c in in_deck]
     if not possible:
@@ -305,16 +307,16 @@ def check_card(
     if card in options:
         return None
     name = card_name(card)
-    if piles:
-        if card not in piles.get(pile, ()):
-            home = [p for p, cards in piles.items() if card in cards]
-            if home:
-                words = pile_words or {}
-                return f"{name} is {_pile_words(home[0], words)}, not {_pile_words(pile, words)}"
+    if piles and card not in piles.get(pile, ()):
+        home = [p for p, cards in piles.items() if card in cards]
+        if home:
+            words = pile_words or {}
+            return f"{name} is {_pile_words(home[0], words)}, not {_pile_words(pile, words)}"
     where = [_where(p) for p, cards in places.items() if card in cards]
     if card in _JOKERS:
         if any(j in options for j in _JOKERS):
-            said = f"{name} is already on the table, {where[0]}" if where else f"{name} cannot be the card turned up now"
+            said = (f"{name} is already on the table, {where[0]}" if where
+                    else f"{name} cannot be the card turned up now")
             return f"{said}: for the other Joker, type 'joker'"
         spots = [_where(p) for p, cards in places.items() for j in _JOKERS if j in cards]
         if len(spots) == len(_JOKERS):
@@ -333,7 +335,8 @@ def card_choices(deck: Iterable[str], options: frozenset[str]) -> list[tuple[str
 
 # -- dice ------------------------------------------------------------------------------------------
 
-_NUMBERS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine", 10: "ten"}
+_NUMBERS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine",
+            10: "ten"}
 
 
 def parse_dice(text: str, count: int, sides: int = 6) -> tuple[int, ...]:
@@ -398,7 +401,7 @@ class TableDeck:
     pile_words: Mapping[str, str] = field(default_factory=dict)  # from the prompts' setup section
 
     @classmethod
-    def of(cls, rules: Game, variants: Mapping[str, str], prompts: Mapping[str, Any] | None = None) -> "TableDeck":
+    def of(cls, rules: Game, variants: Mapping[str, str], prompts: Mapping[str, Any] | None = None) -> TableDeck:
         """The table for ``rules`` with ``variants``; ``prompts`` (the game's prompts data)
         gives the words for its piles, where it has several."""
         piles = {pile: tuple(rules.deck(variants, pile)) for pile in rules.piles}

@@ -43,7 +43,7 @@ from typing import Any
 
 from storyteller.core.engine import Budget, Draw, Roll, State
 from storyteller.core.rng import Stream
-from storyteller.log.events import CardDrawn, Chance, End
+from storyteller.log.events import CardDrawn, Revealed, End
 from storyteller.log.replay import Step
 
 DEFAULT_SAMPLES = 32
@@ -285,7 +285,7 @@ def _standing(steps: Sequence[Step]) -> list[Step]:
     return [s for s in steps if s.stands and (s.move is not None or s.revealed is not None)]
 
 
-def _chance_text(event: Chance) -> str:
+def _chance_text(event: Revealed) -> str:
     from storyteller.core.cards import card
 
     if isinstance(event, CardDrawn):
@@ -367,6 +367,7 @@ def analyse(
         return out
     steps = standing[first:]
     # the positions: before the first decision, then after each standing step
+    assert steps[0].before is not None  # a walk that keeps its steps keeps the state before each
     points: list[State] = [steps[0].before] + [s.after for s in steps]
     # The player's own move in each position a decision was made in: where the move made is
     # the same, the position after it is worth what the position before it is.
@@ -425,9 +426,10 @@ def analyse(
     out.start = values[0]
     for j in range(1, known):
         s, before, after = steps[j - 1], values[j - 1], values[j]
+        assert before is not None and after is not None  # the first ``known`` values are all measured
         if s.move is not None:
             state = points[j - 1]
-            mark = Mark(s.n, "decision", s.words or s.move.key, before, after, key=s.move.key,  # type: ignore[arg-type]
+            mark = Mark(s.n, "decision", s.words or s.move.key, before, after, key=s.move.key,
                         choices=len(state.legal_actions()))
             mark.best_key = policy_moves[j - 1]
             mark.best = state.describe(w.game.parse(mark.best_key)) if mark.best_key != s.move.key else mark.text
@@ -435,7 +437,7 @@ def analyse(
         else:
             assert s.revealed is not None
             out.chances.append(Mark(s.n, "roll" if s.rolled is not None else "draw", _chance_text(s.revealed), before,
-                                    after))  # type: ignore[arg-type]
+                                    after))
     out.result = values[known - 1]
     if known < len(values):
         out.complete = False

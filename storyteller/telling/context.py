@@ -127,8 +127,8 @@ class Steps(Visitor):
     def on_draw(self, step: Step) -> None:
         e = step.revealed
         assert e is not None
-        words = {"by": e.by, "text": self.teller.draw_text(e), "meaning": self.teller.meaning(e, self.seed,
-                                                                                            self.walk.variants)}
+        words: dict[str, Any] = {"by": e.by, "text": self.teller.draw_text(e),
+                                 "meaning": self.teller.meaning(e, self.seed, self.walk.variants)}
         if step.drawn is not None:
             d = step.drawn
             words["draw"] = {"card": d.card, "to": d.to, "deal": d.deal, "slot": d.slot, "pile": d.pile or "deck"}

@@ -21,8 +21,10 @@ import os
 import re
 import secrets
 import stat
+import sys
 from pathlib import Path
-from typing import Any, Iterable
+from typing import IO, Any
+from collections.abc import Callable, Iterable
 
 from storyteller import registry
 from storyteller.core.formats import DEFAULT, DEFAULT_PAPER, FORMATS, PAPERS, Format
@@ -230,7 +232,8 @@ def schema() -> dict[str, Any]:
     """The JSON Schema (draft 2020-12) of the context document, as shipped in the package."""
     from importlib import resources
 
-    return json.loads(resources.files("storyteller").joinpath("data", "context.schema.json").read_text("utf-8"))
+    shipped = resources.files("storyteller").joinpath("data").joinpath("context.schema.json")
+    return json.loads(shipped.read_text("utf-8"))
 
 
 def renderer(fmt: Format) -> TemplateRenderer:
@@ -355,7 +358,10 @@ def write_atomic(path: Path, text: str | bytes | Iterable[str]) -> None:
     its owner); a new file gets the mode the umask gives."""
     target, st = output_target(path)
     folder = target.parent
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | (os.O_NOFOLLOW if os.name == "posix" else os.O_BINARY)
+    if sys.platform == "win32":  # pragma: no cover - Windows: no newline translation
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_BINARY
+    else:  # and never through a symlink swapped in for the temporary name
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW
     for _ in range(100):
         tmp = folder / f".{target.name}.{secrets.token_hex(4)}.tmp"
         try:
@@ -366,16 +372,12 @@ def write_atomic(path: Path, text: str | bytes | Iterable[str]) -> None:
     else:
         raise FileExistsError(f"no free temporary name in {folder}")
     try:
-        binary = isinstance(text, bytes)
-        with (os.fdopen(fd, "wb") if binary else os.fdopen(fd, "w", encoding="utf-8", newline="\n")) as f:
-            if st is not None:
-                _keep_mode(f.fileno(), tmp, st)
-            if isinstance(text, (str, bytes)):
-                f.write(text)
-            else:
-                f.writelines(text)
-            f.flush()
-            os.fsync(f.fileno())
+        if isinstance(text, bytes):
+            with os.fdopen(fd, "wb") as out:
+                _written(out, tmp, st, lambda: out.write(text))
+        else:
+            with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
+                _written(f, tmp, st, lambda: f.write(text) if isinstance(text, str) else f.writelines(text))
         os.replace(tmp, target)
     except BaseException:
         try:
@@ -384,6 +386,15 @@ def write_atomic(path: Path, text: str | bytes | Iterable[str]) -> None:
             pass
         raise
     sync_folder(folder)
+
+
+def _written(f: IO[Any], tmp: Path, st: os.stat_result | None, write: Callable[[], object]) -> None:
+    """Give the temporary file ``f`` the target's mode, write it, and make it durable."""
+    if st is not None:
+        _keep_mode(f.fileno(), tmp, st)
+    write()
+    f.flush()
+    os.fsync(f.fileno())
 
 
 def _keep_mode(fd: int, tmp: Path, st: os.stat_result) -> None:

@@ -689,8 +689,8 @@ def generate(env: Any, name: str, ctx: dict[str, Any], ready: list[str], files: 
     out: list[str] = []
     size = 0
     try:
-        for trusted in ready:
-            env.get_template(trusted)
+        for ours in ready:
+            env.get_template(ours)
         with _Watch(TIME_LIMIT, files):
             chunks = env.get_template(name).generate(**ctx)
             for chunk in chunks:

@@ -11,11 +11,12 @@ a sentence.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
+from collections.abc import Sequence
 
 from storyteller.core.narrative import pick
 from storyteller.log.events import (
-    CardDrawn, Chance, Decision, DiceRolled, End, JournalEntry, OracleQuestion, Question, Undo, Visitor,
+    CardDrawn, Revealed, Decision, DiceRolled, End, JournalEntry, OracleQuestion, Question, Undo, Visitor,
 )
 from storyteller.log.replay import Replay, Step
 
@@ -122,30 +123,30 @@ class Teller:
 
     # -- one draw or roll, as it happens ----------------------------------------------
 
-    def draw_text(self, event: Chance) -> str:
+    def draw_text(self, event: Revealed) -> str:
         """The playthrough's line for a draw or a roll."""
         raise NotImplementedError
 
-    def meaning(self, event: Chance, seed: str, variants: dict[str, str]) -> str:
+    def meaning(self, event: Revealed, seed: str, variants: dict[str, str]) -> str:
         """One sentence: what this draw or roll means in the story."""
         raise NotImplementedError
 
-    def topic(self, event: Chance) -> str | None:
+    def topic(self, event: Revealed) -> str | None:
         """Which kind of journaling question a draw raises, or None for a quiet card."""
         return None
 
-    def question(self, event: Chance, seed: str) -> str | None:
+    def question(self, event: Revealed, seed: str) -> str | None:
         """The journaling question a draw raises (the same for the same log), or None."""
         topic = self.topic(event)
         return self.ask(topic, seed, event.n) if topic else None
 
-    def key_moment(self, event: Chance) -> bool:
+    def key_moment(self, event: Revealed) -> bool:
         """Whether a draw or roll that raises a question is one of the game's turning
         points, the only ones asked with the setting ``questions = "key-moments"``. A game
         that does not choose asks every question."""
         return True
 
-    def asked(self, event: Chance, seed: str, questions: str = "every-reveal") -> str | None:
+    def asked(self, event: Revealed, seed: str, questions: str = "every-reveal") -> str | None:
         """The question asked after this draw or roll with the ``questions`` setting
         ("every-reveal", "key-moments" or "none"), or None: always one of the questions
         :meth:`question` gives, so a log made with any setting reads the same."""
@@ -281,7 +282,7 @@ class PromptNotes(Visitor):
     def __init__(self, teller: Teller, seed: str) -> None:
         self.teller = teller
         self.seed = seed
-        self.draws: dict[int, Chance] = {}
+        self.draws: dict[int, Revealed] = {}
         self.asked: dict[int, str] = {}
         self.entries: list[JournalEntry] = []
         self.notes: list[str] = []

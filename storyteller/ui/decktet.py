@@ -34,17 +34,3 @@ def cards_text(card_ids, plain: bool = False, sep: str = ", ", empty: str = "non
     if not card_ids:
         out.append(empty, style="dim")
     return out
-
-
-def suit_legend(plain: bool = False) -> Text:
-    out = Text()
-    for i, suit in enumerate(decktet.SUITS):
-        if i:
-            out.append("  ")
-        info = suit_info(suit)
-        if plain:
-            out.append(suit)
-        else:
-            out.append(info["symbol"], style=f"bold {info['colour']}")
-            out.append(f" {suit}")
-    return out

@@ -213,7 +213,7 @@ class AnswersDriver(_Narrating):
             self.journal.answer(session, self._entry(*nxt), asked)
 
     @classmethod
-    def from_file(cls, path: Path, questions: str = "every-reveal") -> "AnswersDriver":
+    def from_file(cls, path: Path, questions: str = "every-reveal") -> AnswersDriver:
         text = path.read_text(encoding="utf-8")
         lines = [
             (i, line.strip())
@@ -344,7 +344,8 @@ class AnswersDriver(_Narrating):
         if verb.lower() == "correct":
             return Correction(self._read(lineno, answer, lambda: read_correction(session, rest.strip())))
         if verb.lower() in TABLE_WORDS:
-            raise IllegalAnswer(f"{self.name} line {lineno}: '{answer}' is refused: nothing is waiting to be turned up or rolled; the game waits for a move")
+            raise IllegalAnswer(f"{self.name} line {lineno}: '{answer}' is refused: nothing is waiting to be turned "
+                                "up or rolled; the game waits for a move")
         legal = session.legal_actions()
         canonical = session.game.canonical(answer).lower()
         for action in legal:

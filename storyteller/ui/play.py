@@ -13,7 +13,7 @@ from rich.text import Text
 from rich.panel import Panel
 
 from storyteller import registry
-from storyteller.core.engine import Chance, Draw, Roll
+from storyteller.core.engine import Chance, Draw, Policy, Roll
 from storyteller.core.words import clean, plural
 from storyteller.log.events import Visitor
 from pathlib import Path
@@ -92,7 +92,8 @@ def choose(term, session: Session, policy=None, journal: QuestionLog | None = No
         if policy is not None:
             choices.append(("Hint: what would the built-in player do?", Entry.HINT))
         choices.append(("Ask the oracle a yes/no question", Entry.ORACLE))
-        choices += [("Show the rules", Entry.RULES), ("Save and quit", Entry.QUIT), ("Abandon this game", Entry.ABANDON)]
+        choices += [("Show the rules", Entry.RULES), ("Save and quit", Entry.QUIT),
+                    ("Abandon this game", Entry.ABANDON)]
         picked = term.select("What do you do?", choices)
         if picked is Entry.JOURNAL:
             text = term.text("Your journal entry:", instruction="(Enter to cancel)")
@@ -167,7 +168,8 @@ def ask_oracle(term, session: Session) -> None:
     logged, and nothing of the game changes. At a real table the player rolls the d100."""
     from storyteller.ui.drivers import oracle_words
 
-    question = term.text("Ask the oracle (a yes/no question about your story):", instruction="(Enter to go back)").strip()
+    question = term.text("Ask the oracle (a yes/no question about your story):",
+                         instruction="(Enter to go back)").strip()
     if not question:
         return
     odds = term.select("How likely is a yes?", ODDS_CHOICES + [None, ("Go back", None)])
@@ -196,21 +198,24 @@ def after_end(term, session: Session, journal: QuestionLog) -> None:
     term.print(registry.get(session.game.name).view.table(session.state, term))
     score = f"\nScore: {outcome.score}" if outcome.score is not None else ""
     style = "green" if outcome.won else "red"
-    term.print(Panel(f"{escape(outcome.reason)}{score}", title=f"The game is over: {outcome.result}", title_align="left", style=style))
-    if outcome.result in ("lost", "utter loss") and session.table is None and registry.get(session.game.name).has_solver:
+    term.print(Panel(f"{escape(outcome.reason)}{score}", title=f"The game is over: {outcome.result}",
+                     title_align="left", style=style))
+    if outcome.result in ("lost",
+                          "utter loss") and session.table is None and registry.get(session.game.name).has_solver:
         from storyteller.core.words import command
 
         # the winning game under a name of its own, here rather than among the saved games
         # (where it would count in the player's statistics as a game won)
         solving = command("storyteller", "solve", session.path, "--log", f"{session.path.stem}-won.jsonl")
-        term.print(Text(clean(f"Could this deal have been won? With every card known, storyteller can tell: {solving}")))
+        term.print(Text(clean(f"Could this deal have been won? With every card known, storyteller can tell: "
+                              f"{solving}")))
     ask(term, session, journal, journal.ask_end(session), instruction="(Enter to skip)")
-    if outcome.result != "abandoned" and registry.get(session.game.name).has_policy:
-        if term.confirm("See where the game turned? (a quick look: a few seconds)", default=True):
-            turning_point(term, session)
+    if (outcome.result != "abandoned" and registry.get(session.game.name).has_policy
+            and term.confirm("See where the game turned? (a quick look: a few seconds)", default=True)):
+        turning_point(term, session)
 
 
-QUICK = {"samples": 8, "seconds": 4.0, "budget": 20_000}  # the end screen's quick look
+QUICK_SAMPLES, QUICK_SECONDS, QUICK_BUDGET = 8, 4.0, 20_000  # the end screen's quick look
 
 
 def turning_point(term, session: Session) -> None:
@@ -228,13 +233,14 @@ def turning_point(term, session: Session) -> None:
         return
     try:
         with term.console.status("Looking at every decision (Ctrl-C stops)"):
-            found = analysis.analyse(log, QUICK["samples"], Budget(nodes=QUICK["budget"]), jobs=default_jobs(),
-                                     deadline=QUICK["seconds"])
+            found = analysis.analyse(log, QUICK_SAMPLES, Budget(nodes=QUICK_BUDGET), jobs=default_jobs(),
+                                     deadline=QUICK_SECONDS)
     except (analysis.AnalysisError, KeyboardInterrupt):
         return
     words = found.verdict or "Nothing to say about this game."
     if found.branch_step is not None:
-        words += f"\nTo try the other way: {command('storyteller', 'play', '--from', session.path, '--step', found.branch_step)}"
+        again = command("storyteller", "play", "--from", session.path, "--step", found.branch_step)
+        words += f"\nTo try the other way: {again}"
     words += f"\nThe full analysis (surer, slower): {command('storyteller', 'analyse', session.path)}"
     term.print(Panel(Text(clean(words)), title="Where the game turned (a quick look)", title_align="left"))
 
@@ -262,7 +268,8 @@ def _ask(term, session: Session, request, places=None, allow_correction: bool = 
         return True
 
     if isinstance(request, Roll):
-        message = f"What did you roll? ({request.count} dice, e.g. {' '.join(str(i % request.sides + 1) for i in range(request.count))})"
+        example = " ".join(str(i % request.sides + 1) for i in range(request.count))
+        message = f"What did you roll? ({request.count} dice, e.g. {example})"
         choices: list[str] = []
     else:
         message = f"Which card did you turn up ({request.to})?"
@@ -320,7 +327,7 @@ class PlayerDriver:
     def __init__(self, terminal, questions: str = "every-reveal") -> None:
         self.term = terminal
         self.questions = questions  # the setting: which reveals ask a question
-        self.policy = None  # the hint's policy, made for this game at its start
+        self.policy: Policy | None = None  # the hint's policy, made for this game at its start
         self.said: set[str] = set()  # setup moments already told
         self.journal: QuestionLog | None = None
 

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 
 
 class View:
-    def __init__(self, registration: "Registration") -> None:
+    def __init__(self, registration: Registration) -> None:
         self.registration = registration
         self.rules = registration.rules
         self.teller = registration.teller
@@ -24,6 +24,6 @@ class View:
         """A rich renderable of the whole table, as the player needs to see it."""
         raise NotImplementedError
 
-    def menu(self, state: Any, legal: list["Action"], term: Any) -> list[tuple[str, Any]]:
+    def menu(self, state: Any, legal: list[Action], term: Any) -> list[tuple[str, Any]]:
         """The menu's entries: (title, Action or dialog). By default, every legal move."""
         return [(a.text, a) for a in legal]

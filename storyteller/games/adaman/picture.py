@@ -308,7 +308,8 @@ def moments(steps: list[Step]) -> list[int]:
         setup = next((i for i in range(len(steps) - 1, -1, -1) if not steps[i].undone), -1)
     out = [setup]
     opens = next((i for i, s in enumerate(steps)
-                  if isinstance(s.event, OracleQuestion) or (_stands(s) and isinstance(s.move, (Control, Shift)))), None)
+                  if isinstance(s.event, OracleQuestion) or (_stands(s) and isinstance(s.move, (Control, Shift)))),
+                 None)
     people = [i for i, s in enumerate(steps)
               if _stands(s) and isinstance(s.move, Control) and PERSON[s.move.target]]
     if opens is not None and (not people or opens < people[0]):

@@ -10,9 +10,16 @@ game: the people of the plot first, its means now and then."""
 
 from __future__ import annotations
 
-from storyteller.games.adaman.rules import COURT_LIMIT, PERSON, Control, landing
+from storyteller.core.engine import State
+from storyteller.games.adaman.rules import AdamanState, COURT_LIMIT, PERSON, Control, landing
 from storyteller.log.replay import Step
 from storyteller.play.questions import Game, Occasion, Questions, Role
+
+
+def _adaman(state: State | None) -> AdamanState:
+    """A step's state, as this game's (every state a Adaman step holds is one)."""
+    assert isinstance(state, AdamanState)
+    return state
 
 EVERY = 3  # plays between two questions about a place, an event or an Ace
 
@@ -48,7 +55,7 @@ class AdamanQuestions(Questions):
             return Occasion(Role("@excuse-capital" if to == "capital" else "@excuse-resources"))
         role = self.facts(step, game)[0]
         if place == "court":
-            if len(step.after.court) == COURT_LIMIT:
+            if len(_adaman(step.after).court) == COURT_LIMIT:
                 return Occasion(Role("@court-five"))
             return Occasion(role)
         if role.role == "capital-personality":

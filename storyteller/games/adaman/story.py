@@ -9,7 +9,7 @@ from storyteller.core import decktet
 from storyteller.games.adaman.rules import COURT_LIMIT, PERSON, RANK, Control, Shift, landing
 from storyteller.core.narrative import pick
 from storyteller.core.engine import Move
-from storyteller.log.events import CardDrawn, Chance, JournalEntry
+from storyteller.log.events import CardDrawn, Revealed, JournalEntry
 from storyteller.log.replay import Step
 from storyteller.telling.stories import Tale, Teller
 from storyteller.telling.meanings import info, meaning as card_meaning
@@ -41,7 +41,7 @@ class AdamanTale(Tale):
     The beats that come again and again (an arrival, a play, the count of those still
     free) take their words from the phrasing lists in turn (:meth:`Tale.say`)."""
 
-    def __init__(self, teller: "AdamanTeller", seed: str, walk) -> None:
+    def __init__(self, teller: AdamanTeller, seed: str, walk) -> None:
         super().__init__(teller, seed, walk)
         self.setup: dict[str, list[str]] = {"capital": [], "court": [], "resources": []}
         self.acts: list[dict[str, Any]] = []
@@ -91,7 +91,7 @@ class AdamanTale(Tale):
         self.seat(card_id)
         if self.in_setup:
             return
-        words = dict(name=decktet.name(card_id), Name=decktet.Name(card_id), others=decktet.names(before))
+        words = {"name": decktet.name(card_id), "Name": decktet.Name(card_id), "others": decktet.names(before)}
         arrival = self.say("arrival", p["arrival"]) if before else self.say("arrival alone", p["arrival_alone"])
         self.narrate(f"{arrival.format(**words)} {card_meaning(card_id)}")
         crowd = len(self.at_court)
@@ -118,14 +118,15 @@ class AdamanTale(Tale):
         if isinstance(move, Shift):
             if move.to == "court":
                 self.seat(move.card)
-            self.narrate(self.say("excuse moved", p["excuse"]["moved"]).format(name=decktet.name(move.card), to=move.to))
+            moved = self.say("excuse moved", p["excuse"]["moved"])
+            self.narrate(moved.format(name=decktet.name(move.card), to=move.to))
             return
         assert isinstance(move, Control)
         self.in_setup = False
         target, paid = move.target, move.paid
         self.plays += 1
         names = decktet.names(paid)
-        words = dict(target=decktet.name(target), Target=decktet.Name(target), paid=names, Paid=cap(names))
+        words = {"target": decktet.name(target), "Target": decktet.Name(target), "paid": names, "Paid": cap(names)}
         if PERSON[target]:
             self.controlled.append(target)
             verb = _verb(paid, self.seed, target)
@@ -168,14 +169,16 @@ class AdamanTeller(Teller):
         # After a play the capital, then the resources, are dealt back up to five.
         return "refill" if state.plays > 0 else None
 
-    def draw_text(self, event: Chance) -> str:
+    def draw_text(self, event: Revealed) -> str:
+        assert isinstance(event, CardDrawn)  # Adaman deals cards, and rolls no dice
         place = _landing(event)
         if place == "excuse":
             return f"Dealt the Excuse to the {event.to}."
         went = ", a personality: it goes to the court" if place == "court" else f" to the {place}"
         return f"Dealt {decktet.label(event.card)}{went}."
 
-    def meaning(self, event: Chance, seed: str, variants: dict[str, str]) -> str:
+    def meaning(self, event: Revealed, seed: str, variants: dict[str, str]) -> str:
+        assert isinstance(event, CardDrawn)  # Adaman deals cards, and rolls no dice
         card_id = event.card
         place = _landing(event)
         if place == "excuse":
@@ -189,8 +192,9 @@ class AdamanTeller(Teller):
             return f"In the capital: {text}"
         return text
 
-    def topic(self, event: Chance) -> str | None:
+    def topic(self, event: Revealed) -> str | None:
         """Personalities and the Excuse raise a question; ordinary cards pass quietly."""
+        assert isinstance(event, CardDrawn)  # Adaman deals cards, and rolls no dice
         place = _landing(event)
         if place in ("excuse", "court"):
             return place
@@ -198,9 +202,10 @@ class AdamanTeller(Teller):
             return "capital"
         return None
 
-    def key_moment(self, event: Chance) -> bool:
+    def key_moment(self, event: Revealed) -> bool:
         """The turning points: a personality arriving at court, and the Excuse (the
         personalities dealt to the capital wait without a question)."""
+        assert isinstance(event, CardDrawn)  # Adaman deals cards, and rolls no dice
         return self.topic(event) in ("court", "excuse")
 
     def title(self, story: dict[str, Any]) -> str:

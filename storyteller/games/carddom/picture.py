@@ -21,7 +21,8 @@ you carry), the panels of the stacks, the traveller's place, and the path's numb
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
+from collections.abc import Sequence
 
 from storyteller.telling.drawing import Drawing, Picture, card_of, short_rank, wrap
 from storyteller.games.carddom.rules import (
@@ -488,4 +489,9 @@ def moments(steps: Sequence[Any]) -> list[int]:
                 stack, layer = place_of(to)
                 if layer == "location" and stack == here and arrived.get(here) is None:
                     arrived[here] = i
-    return [arrived[s] if arrived[s] is not None else entered[s] for s in order if s in told]
+    out = []
+    for s in order:
+        if s in told:
+            at = arrived[s]
+            out.append(at if at is not None else entered[s])
+    return out

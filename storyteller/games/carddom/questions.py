@@ -8,9 +8,16 @@ from __future__ import annotations
 from typing import Any
 
 from storyteller.core.cards import all_cards, card
-from storyteller.games.carddom.rules import Face, Take, place_of
+from storyteller.core.engine import State
+from storyteller.games.carddom.rules import CarddomState, Face, Take, place_of
 from storyteller.log.replay import Step
 from storyteller.play.questions import Game, Occasion, Questions, Role
+
+
+def _carddom(state: State | None) -> CarddomState:
+    """A step's state, as this game's (every state a Carddom step holds is one)."""
+    assert isinstance(state, CarddomState)
+    return state
 
 
 class CarddomQuestions(Questions):
@@ -27,7 +34,7 @@ class CarddomQuestions(Questions):
             return [Role("joker-overlord", "any")] if joker else [Role("overlord", c.id)]
         _, layer = place_of(to)
         if joker:
-            taken = step.after.jokers == "taken"
+            taken = _carddom(step.after).jokers == "taken"
             return [Role("joker-lurks" if taken else "joker-ends", layer)]
         return [Role(layer, c.id)]
 

@@ -5,13 +5,19 @@ from __future__ import annotations
 from typing import Any
 
 from storyteller.core.cards import card
-from storyteller.games.carddom.rules import Enter, MoveTo, Take, place_of, subduers, where
+from storyteller.games.carddom.rules import CarddomState, Enter, MoveTo, Take, place_of, subduers, where
 from storyteller.core.narrative import pick
-from storyteller.core.engine import Move
-from storyteller.log.events import CardDrawn, Chance, JournalEntry
+from storyteller.core.engine import Move, State
+from storyteller.log.events import CardDrawn, Revealed, JournalEntry
 from storyteller.log.replay import Step
 from storyteller.telling.stories import Tale, Teller
 from storyteller.core.words import cap
+
+
+def _carddom(state: State | None) -> CarddomState:
+    """A step's state, as this game's (every state a Carddom step holds is one)."""
+    assert isinstance(state, CarddomState)
+    return state
 
 
 class CarddomTale(Tale):
@@ -19,7 +25,7 @@ class CarddomTale(Tale):
     later visit joins that place's chapter. Each journal entry joins the place where it
     was written."""
 
-    def __init__(self, teller: "CarddomTeller", seed: str, walk) -> None:
+    def __init__(self, teller: CarddomTeller, seed: str, walk) -> None:
         super().__init__(teller, seed, walk)
         self.t = teller
         self.character: dict[str, Any] | None = None
@@ -30,7 +36,8 @@ class CarddomTale(Tale):
         self.lord: dict[str, Any] | None = None
         self.doom: dict[str, Any] | None = None
         self.here: int | None = None
-        self.returned: dict[int, str] = {}  # stack -> "the vast mountain": come back to, told once something happens there
+        self.returned: dict[int,
+                            str] = {}  # stack -> "the vast mountain": come back to, told once something happens there
 
     @property
     def begun(self) -> bool:
@@ -99,7 +106,8 @@ class CarddomTale(Tale):
         elif layer == "values":
             value = p["values"][c.suits[0]]
             scale = p["scale"]["values"][c.rank]
-            sentence = self.say("values", p["phrasing"]["values"]).format(value=value, Value=value.capitalize(), scale=scale)
+            sentence = self.say("values", p["phrasing"]["values"]).format(
+                value=value, Value=value.capitalize(), scale=scale)
         else:
             sentence = self.say("gift", p["phrasing"]["gift"]).format(gift=self.t.thing(c.id, layer))
         self.add({"kind": "text", "text": sentence, "card": c.name, "layer": layer})
@@ -145,9 +153,10 @@ class CarddomTale(Tale):
         if outcome.result == "abandoned":
             return "You turned back, and left the realm to its overlord."
         if lord is not None and lord["joker"]:
-            return "There was no one to subdue: a Joker sat where the overlord should be, and the journey had been doomed from its first step."
+            return ("There was no one to subdue: a Joker sat where the overlord should be, and the journey had been "
+                    "doomed from its first step.")
         if lord is not None:
-            held = self.walk.state.held()
+            held = _carddom(self.walk.state).held()
             by_rank, by_suit = subduers(held, lord["id"])
             lord_card = card(lord["id"])
             if outcome.won:
@@ -160,7 +169,8 @@ class CarddomTale(Tale):
                 lacking.append(f"nothing of its rank ({lord_card.rank})")
             if not by_suit:
                 lacking.append(f"nothing of its suit ({lord_card.suits[0].lower()})")
-            return f"You faced {lord['kind']}, but you held {' and '.join(lacking)}, and it could not be subdued. You lost."
+            return (f"You faced {lord['kind']}, but you held {' and '.join(lacking)}, and it could not be subdued. "
+                    "You lost.")
         if doom is not None and doom["fatal"]:
             names = self.names
             place = "the " + names[doom["stack"]].split(" ", 1)[1] if doom["stack"] in names else "that place"
@@ -177,7 +187,7 @@ class CarddomTeller(Teller):
     def goal(self, card_id: str) -> str:
         return self.prompts["goals"][card(card_id).suits[0]]
 
-    def joker_kind(self, seed: str, event: Chance) -> str:
+    def joker_kind(self, seed: str, event: CardDrawn) -> str:
         """What a Joker is in the story (a monster, a dragon...): fixed by its place in the
         deal, so the same seed tells the same Joker whatever else the log holds."""
         return pick(self.prompts["jokers"], seed, "joker", event.deal, event.slot)
@@ -204,8 +214,9 @@ class CarddomTeller(Teller):
         # A Joker drawn as the character: all 34 cards are shuffled again.
         return "reshuffle" if request.to == "character" and request.deal > 0 else None
 
-    def meaning(self, event: Chance, seed: str, variants: dict[str, str]) -> str:
+    def meaning(self, event: Revealed, seed: str, variants: dict[str, str]) -> str:
         """One sentence: what this draw means in the story."""
+        assert isinstance(event, CardDrawn)  # Carddom deals cards, and rolls no dice
         card_id, to = event.card, event.to
         c = card(card_id)
         p = self.prompts
@@ -230,20 +241,23 @@ class CarddomTeller(Teller):
             return f"They cherish {p['values'][c.suits[0]]} {p['scale']['values'][c.rank]}."
         return f"Their gift: {self.thing(card_id, layer)}."
 
-    def topic(self, event: Chance) -> str | None:
+    def topic(self, event: Revealed) -> str | None:
+        assert isinstance(event, CardDrawn)  # Carddom deals cards, and rolls no dice
         joker = card(event.card).rank == "Joker"
         to = event.to
         if joker:
             return None if to == "character" else "joker"
         return to if to in ("character", "overlord") else place_of(to)[1]
 
-    def key_moment(self, event: Chance) -> bool:
+    def key_moment(self, event: Revealed) -> bool:
         """The turning points: who you are, each new place, a Joker, the overlord (the
         people, values and gifts of a place pass without a question)."""
+        assert isinstance(event, CardDrawn)  # Carddom deals cards, and rolls no dice
         return self.topic(event) in ("character", "location", "joker", "overlord")
 
-    def draw_text(self, event: Chance) -> str:
+    def draw_text(self, event: Revealed) -> str:
         """The playthrough's line for a draw."""
+        assert isinstance(event, CardDrawn)  # Carddom deals cards, and rolls no dice
         name = card(event.card).name
         to = event.to
         if to == "character":

@@ -152,7 +152,8 @@ def describe(state: CascadesState) -> str:
         size = size_of(state, t)
         head = f"Tier {t}, {FALLS[t]},"
         if not cards:
-            out.append(f"{head} is empty: it lacks all its {size} cards" + (", and any suit will do." if t > 1 else "."))
+            out.append(f"{head} is empty: it lacks all its {size} cards"
+                       + (", and any suit will do." if t > 1 else "."))
             continue
         sentence = f"{head} holds {len(cards)} of its {size} cards, left to right: {join_and(said(c) for c in cards)}"
         lacks = state.lacks(t)
@@ -181,9 +182,9 @@ def describe(state: CascadesState) -> str:
         elif view == "closed":
             out.append(f"{name} is open, its top card still face down, with {plural(len(pile), 'card')} in all.")
         else:
-            under = len(pile) - 1
+            hidden = len(pile) - 1
             out.append(f"{name} is open: {said(view)} on top, face up, with "
-                       f"{plural(under, 'card') if under else 'no card'} face down under it.")
+                       f"{plural(hidden, 'card') if hidden else 'no card'} face down under it.")
     return " ".join(out)
 
 
@@ -257,7 +258,7 @@ def _below_height(z: Size) -> float:
 def _fall(d: Drawing, state: CascadesState, t: int, y: float, z: Size) -> None:
     """Tier ``t`` as a band with its words above a row of its cards."""
     cards = state.tiers[t - 1]
-    lines, per, w = _rows(len(cards), z)
+    _, per, w = _rows(len(cards), z)
     h = z.card_h
     height = _fall_height(state, t, z)
     x0 = z.margin
@@ -345,7 +346,7 @@ def table(state: CascadesState, prefix: str = "st", small: bool = False) -> Pict
     falls = [_fall_height(state, t, z) for t in range(1, TIERS + 1)]
     height = z.margin + sum(falls) + TIERS * z.between + 2 + _below_height(z) + z.margin
     d = Drawing(z.width, height, title(state), describe(state), prefix=prefix, css=CSS)
-    y = z.margin
+    y: float = z.margin
     for t in range(1, TIERS + 1):
         _fall(d, state, t, y, z)
         y += falls[t - 1] + z.between

@@ -9,9 +9,16 @@ eighth). About fifteen a game: the water's journey, not every card it carries.""
 
 from __future__ import annotations
 
-from storyteller.games.cascades.rules import Play, Turn, place_of, reserve_draw
+from storyteller.core.engine import State
+from storyteller.games.cascades.rules import CascadesState, Play, Turn, place_of, reserve_draw
 from storyteller.log.replay import Step
 from storyteller.play.questions import Game, Occasion, Questions, Role
+
+
+def _cascades(state: State | None) -> CascadesState:
+    """A step's state, as this game's (every state a Cascades step holds is one)."""
+    assert isinstance(state, CascadesState)
+    return state
 
 POOL_PASSES = 4  # reserves open after passes 1, 2 and 3: passes 2 to 4 each begin beside a new pool
 PASS_MOMENTS = (5, 8)  # the passes after those that ask what the circling water means
@@ -41,7 +48,7 @@ class CascadesQuestions(Questions):
             return Occasion(role, key=role.role != "reserve")
         if step.move is None or step.before is None:
             return None
-        before, after, move = step.before, step.after, step.move
+        before, after, move = _cascades(step.before), _cascades(step.after), step.move
         if isinstance(move, Play):
             t = move.tier
             if not after.lacks(t) and before.lacks(t):

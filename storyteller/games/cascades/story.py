@@ -18,14 +18,20 @@ from collections import Counter
 from typing import Any
 
 from storyteller.core import decktet
-from storyteller.core.engine import Draw, Move
+from storyteller.core.engine import Draw, Move, State
 from storyteller.games.cascades.rules import RESERVE_NAMES, TIERS, CascadesState, Play, place_of, reserve_draw
-from storyteller.log.events import CardDrawn, Chance, JournalEntry
+from storyteller.log.events import CardDrawn, Revealed, JournalEntry
 from storyteller.log.replay import Step
 from storyteller.telling.stories import Tale, Teller
 from storyteller.telling.meanings import info, theme
 from storyteller.telling.meanings import meaning as card_meaning
 from storyteller.core.words import cap, join_and
+
+
+def _cascades(state: State | None) -> CascadesState:
+    """A step's state, as this game's (every state a Cascades step holds is one)."""
+    assert isinstance(state, CascadesState)
+    return state
 
 PARAGRAPH = 4  # plays told in one paragraph at most
 RECENT = 4  # how many of a beat's last wordings are not used again right away
@@ -55,7 +61,7 @@ class CascadesTale(Tale):
     reaching a fall, and a line when the water comes round again (passes that go by with
     nothing told are counted in one line)."""
 
-    def __init__(self, teller: "CascadesTeller", seed: str, walk) -> None:
+    def __init__(self, teller: CascadesTeller, seed: str, walk) -> None:
         super().__init__(teller, seed, walk)
         self.acts: list[dict[str, Any]] = []
         self.source: dict[str, str] | None = None
@@ -98,7 +104,7 @@ class CascadesTale(Tale):
 
     def _pass(self, step: Step) -> None:
         """Tell a new pass once something happens in it (after the first decision)."""
-        now = max(self.pass_seen, step.after.pass_no)
+        now = max(self.pass_seen, _cascades(step.after).pass_no)
         if now > self.pass_seen and self.started:
             acts = self.acts
             if not self.told_since_pass and acts and acts[-1].get("pass"):
@@ -192,7 +198,8 @@ class CascadesTeller(Teller):
         found = reserve_draw(request.to, request.slot) if isinstance(request, Draw) else None
         return "reserve" if found and found[1] else None
 
-    def draw_text(self, event: Chance) -> str:
+    def draw_text(self, event: Revealed) -> str:
+        assert isinstance(event, CardDrawn)  # Cascades deals cards, and rolls no dice
         label = decktet.label(event.card)
         if place_of(event.to)[0] == "tier":
             return f"Turned three; the third, {label}, starts tier 1."
@@ -204,7 +211,8 @@ class CascadesTeller(Teller):
             return f"Turned up {label} in the {RESERVE_NAMES[k]} reserve."
         return f"Turned {label} onto the waste."
 
-    def meaning(self, event: Chance, seed: str, variants: dict[str, str] | None = None) -> str:
+    def meaning(self, event: Revealed, seed: str, variants: dict[str, str] | None = None) -> str:
+        assert isinstance(event, CardDrawn)  # Cascades deals cards, and rolls no dice
         text = card_meaning(event.card)
         if place_of(event.to)[0] == "tier":
             return f"Where the water rises: {text}"
@@ -212,8 +220,9 @@ class CascadesTeller(Teller):
             return f"In a hidden pool: {text}"
         return text
 
-    def topic(self, event: Chance) -> str | None:
+    def topic(self, event: Revealed) -> str | None:
         """The source and every reserve card raise a question; waste cards pass quietly."""
+        assert isinstance(event, CardDrawn)  # Cascades deals cards, and rolls no dice
         if place_of(event.to)[0] == "tier":
             return "source"
         found = reserve_draw(event.to, event.slot)
@@ -221,9 +230,10 @@ class CascadesTeller(Teller):
             return "opening" if found[1] else "reserve"
         return None
 
-    def key_moment(self, event: Chance) -> bool:
+    def key_moment(self, event: Revealed) -> bool:
         """The turning points: the source, and each hidden pool opening (cards surfacing
         later in a pool pass without a question)."""
+        assert isinstance(event, CardDrawn)  # Cascades deals cards, and rolls no dice
         return self.topic(event) in ("source", "opening")
 
     def step_facts(self, steps: list[Step]) -> list[dict[str, Any]]:
@@ -232,7 +242,7 @@ class CascadesTeller(Teller):
         out = []
         shown = 1
         for step in steps:
-            shown = max(shown, step.after.pass_no)
+            shown = max(shown, _cascades(step.after).pass_no)
             out.append({"pass": shown})
         return out
 

@@ -6,17 +6,26 @@ nothing, harm at seven).
 How often they come: at nightfall, about the day's strongest moment, when the day had one
 (an ace reward won; else the greatest card resolved, if a Crown or of rank 6 or more; else
 the greatest card that hurt you for the first time; else the greatest card that came onto
-the road that day, if a Crown); and besides, the first Ace and the rolls of note. About fifteen a game instead of the thirty-odd a
-question at every card would make: the road is long, and a journal entry on the days that
-mattered is its rhythm."""
+the road that day, if a Crown); and besides, the first Ace and the rolls of note. About
+fifteen a game instead of the thirty-odd a question at every card would make: the road is
+long, and a journal entry on the days that mattered is its rhythm."""
 
 from __future__ import annotations
 
 from storyteller.core.cards import all_cards
-from storyteller.games.hexaract.rules import ACE_TOKEN, HARM_LIMIT, Assign, Done, Pay, Spend, kind_of, place_of
+from storyteller.core.engine import State
+from storyteller.games.hexaract.rules import (
+    ACE_TOKEN, HARM_LIMIT, Assign, Done, HexaractState, Pay, Spend, kind_of, place_of,
+)
 from storyteller.games.hexaract.story import set_off
 from storyteller.log.replay import Step
 from storyteller.play.questions import Game, Occasion, Questions, Role
+
+
+def _hexaract(state: State | None) -> HexaractState:
+    """A step's state, as this game's (every state a Hexaract step holds is one)."""
+    assert isinstance(state, HexaractState)
+    return state
 
 HIGH_HARM = HARM_LIMIT - 3  # three more and the road ends
 RESOLVED = {"personality": "thwarted", "event": "turned", "location": "surveyed"}
@@ -39,7 +48,7 @@ class HexaractQuestions(Questions):
             return []
         if step.move is None or step.before is None:
             return []
-        before, after, move = step.before, step.after, step.move
+        before, after, move = _hexaract(step.before), _hexaract(step.after), step.move
         out = []
         if isinstance(move, (Assign, Spend)):
             if move.card in before.journey and move.card not in after.journey:
@@ -70,7 +79,7 @@ class HexaractQuestions(Questions):
             return None
         if not isinstance(step.move, (Done, Pay)):
             return None
-        after = step.after
+        after = _hexaract(step.after)
         if after.phase == "pay" or after.outcome is not None:
             return None  # the night is not over yet, or the road is (the last word follows)
         harmed = game.notes.setdefault("harmed", set())
@@ -84,7 +93,7 @@ class HexaractQuestions(Questions):
         best = None
         for role in today:
             kind = role.role.rsplit("-", 1)[-1] if role.role != "ace-reward" else "ace-reward"
-            if kind not in PRIORITY or kind == "harm" and role.card in harmed:
+            if kind not in PRIORITY or (kind == "harm" and role.card in harmed):
                 continue
             if kind in RESOLVED.values() and _rank(role.card) < GREAT:
                 continue  # a small card out of the way is told, not asked about

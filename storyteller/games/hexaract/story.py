@@ -7,9 +7,10 @@ from __future__ import annotations
 from typing import Any
 
 from storyteller.core import decktet
-from storyteller.core.engine import Roll
+from storyteller.core.engine import Roll, State
 from storyteller.core.decktet import SUITS
 from storyteller.games.hexaract.rules import (
+    HexaractState,
     ACE_REWARD,
     ACE_TOKEN,
     CARDS,
@@ -26,12 +27,18 @@ from storyteller.games.hexaract.rules import (
     suits_of,
 )
 from storyteller.core.engine import Move
-from storyteller.log.events import CardDrawn, Chance, DiceRolled, JournalEntry
+from storyteller.log.events import CardDrawn, Revealed, DiceRolled, JournalEntry
 from storyteller.log.replay import Step
 from storyteller.telling.stories import Tale, Teller
 from storyteller.telling.meanings import info, theme
 from storyteller.telling.meanings import meaning as card_meaning
 from storyteller.core.words import cap, join_and
+
+
+def _hexaract(state: State | None) -> HexaractState:
+    """A step's state, as this game's (every state a Hexaract step holds is one)."""
+    assert isinstance(state, HexaractState)
+    return state
 
 KIND_WORD = {"personality": "a personality", "location": "a location", "event": "an event"}
 CARD_TALLIES = ("thwarted", "suffered", "surveyed", "tired", "turned", "endured")
@@ -121,7 +128,7 @@ class HexaractTale(Tale):
     """A day per turn: the cards that arrive, the dice, what the adventurer did with them
     and one paragraph of consequences. Journal entries join the day they were written in."""
 
-    def __init__(self, teller: "HexaractTeller", seed: str, walk) -> None:
+    def __init__(self, teller: HexaractTeller, seed: str, walk) -> None:
         super().__init__(teller, seed, walk)
         self.setup: dict[str, list] = {"pieces": [], "rewards": [], "journey": []}
         self.days: list[dict[str, Any]] = []
@@ -129,7 +136,7 @@ class HexaractTale(Tale):
         self.started = False  # the first roll starts day 1
         self.between = False  # the turn's consequences are over; draws belong to the next day
         self.tally: dict[str, list] = {k: [] for k in TALLIES}
-        self.final = None  # the state after the last step told
+        self.final: HexaractState | None = None  # the state after the last step told
         self.hurt_last: set[str] = set()  # the cards that hurt you the evening before
 
     @property
@@ -158,7 +165,7 @@ class HexaractTale(Tale):
             super().oracle(beat)
 
     def draw(self, step: Step, e: CardDrawn) -> None:
-        self.final = step.after
+        self.final = _hexaract(step.after)
         card_id, to = e.card, e.to
         if to == ACE_TOKEN:
             self.setup["pieces"].append(piece(ace_suit(card_id)))
@@ -174,7 +181,7 @@ class HexaractTale(Tale):
             self.tell(text + " " + card_meaning(card_id), card=card_id)
 
     def roll(self, step: Step, rolled: DiceRolled) -> None:
-        self.final = step.after
+        self.final = _hexaract(step.after)
         self.started = True
         self.today()
         assert self.day is not None
@@ -188,7 +195,7 @@ class HexaractTale(Tale):
         self.day["beats"].append({"kind": "dice", "text": words, "dice": dice})
 
     def decision(self, step: Step, move: Move) -> None:
-        self.final = after = step.after
+        self.final = after = _hexaract(step.after)
         if isinstance(move, (Assign, Spend)):
             self.tell(self._deed(move, after))
         elif after.phase != "pay":  # the turn's consequences are all paid
@@ -310,7 +317,7 @@ class HexaractTeller(Teller):
             return "roll"
         return "refill" if place_of(request.to) is not None and state.turn > 1 else None
 
-    def draw_text(self, event: Chance) -> str:
+    def draw_text(self, event: Revealed) -> str:
         if isinstance(event, DiceRolled):
             return f"Turn {event.index + 1}: rolled {dice_line(event.dice)}."
         card_id, to = event.card, event.to
@@ -322,7 +329,7 @@ class HexaractTeller(Teller):
         assert place is not None
         return f"Journey {place + 1}: {decktet.label(card_id)}, {KIND_WORD[kind_of(card_id)]}."
 
-    def meaning(self, event: Chance, seed: str, variants: dict[str, str] | None = None) -> str:
+    def meaning(self, event: Revealed, seed: str, variants: dict[str, str] | None = None) -> str:
         p = self.prompts
         if isinstance(event, DiceRolled):
             sixes = list(event.dice).count(6)
@@ -336,7 +343,7 @@ class HexaractTeller(Teller):
             return f"Somewhere on the road waits {piece(suit)} ({theme(suit)}); a Crown can win it."
         return f"{p['kinds'][kind_of(card_id)]} {card_meaning(card_id)}"
 
-    def topic(self, event: Chance) -> str | None:
+    def topic(self, event: Revealed) -> str | None:
         """Each new journey card raises a question; so do the first Ace and a lucky roll."""
         if isinstance(event, DiceRolled):
             return "fortune" if list(event.dice).count(6) >= 2 else None
@@ -347,7 +354,7 @@ class HexaractTeller(Teller):
             return None
         return kind_of(event.card)
 
-    def key_moment(self, event: Chance) -> bool:
+    def key_moment(self, event: Revealed) -> bool:
         """The turning points: the first Ace (why you set out), each Crown that comes onto
         the journey (the great powers of the road), and a roll of three sixes or more.
         About six questions a game instead of about thirty."""
@@ -391,12 +398,12 @@ class HexaractTeller(Teller):
         out: list[dict[str, Any]] = []
         day = 0
         for step in steps:
-            state = step.after
+            state = _hexaract(step.after)
             rolled = step.rolled
             if rolled is not None:
                 day = rolled.index + 1
-            elif step.drawn is not None and step.before is not None and step.before.phase == "refill":
-                day = step.before.turn + 1
+            elif step.drawn is not None and step.before is not None and _hexaract(step.before).phase == "refill":
+                day = _hexaract(step.before).turn + 1
             if rolled is not None:
                 out.append({"day": day, "table": {
                     "journey": journey_line(state),
