@@ -15,6 +15,7 @@ sentence.
 from __future__ import annotations
 
 import dataclasses
+from enum import Enum
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol, TypeVar
@@ -111,22 +112,61 @@ class Action:
         return self.text
 
 
+class Word(str, Enum):
+    """A value spelled as one word of a log ("won", "court-full"): equal to that word, and
+    shown, formatted and written to JSON as it."""
+
+    def __str__(self) -> str:
+        return str(self.value)
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self.value), spec)
+
+
+class Result(Word):
+    """How a game ended."""
+
+    WON = "won"
+    LOST = "lost"
+    UTTER_LOSS = "utter loss"
+    ABANDONED = "abandoned"
+
+
 @dataclass(frozen=True)
 class Outcome:
-    result: str  # "won", "lost", "utter loss", "abandoned"
+    result: Result
     reason: str  # one sentence, in the game's words
     score: int | None = None
-    cause: str = ""  # machine-readable: "joker-revealed", "court-full", "stalled", "harm"...
+    cause: str = ""  # machine-readable, one of the game's causes (a Word of its own): "joker-revealed", "harm"...
+
+    def __post_init__(self) -> None:
+        if type(self.result) is not Result:  # a game may say "won": it is read as the Result it names
+            object.__setattr__(self, "result", Result(self.result))
 
     @property
     def won(self) -> bool:
-        return self.result == "won"
+        return self.result is Result.WON
+
+    @property
+    def lost(self) -> bool:
+        """Lost, utterly or not (not abandoned)."""
+        return self.result in (Result.LOST, Result.UTTER_LOSS)
+
+    @property
+    def abandoned(self) -> bool:
+        return self.result is Result.ABANDONED
 
     def as_dict(self) -> dict[str, Any]:
         return {"result": self.result, "score": self.score, "reason": self.reason, "cause": self.cause}
 
 
-ABANDONED = Outcome("abandoned", "The player abandoned the game.", None, "abandoned")
+class Abandoned(Word):
+    """The cause of every game a player abandons."""
+
+    ABANDONED = "abandoned"
+
+
+ABANDONED = Outcome(Result.ABANDONED, "The player abandoned the game.", None, Abandoned.ABANDONED)
 
 
 @dataclass(frozen=True)
@@ -284,7 +324,7 @@ class Game:
     variants: tuple[Variant, ...] = ()
     piles: tuple[str, ...] = ("deck",)  # the decks the game shuffles (see Draw.pile)
     dice: bool = False  # whether the game rolls dice (see Roll)
-    causes: Mapping[str, str] = {}  # every Outcome.cause the game gives, with what it means
+    causes: Mapping[str, str] = {}  # every Outcome.cause the game gives (its Words), with what it means
 
     def deck(self, variants: Mapping[str, str], pile: str = "deck") -> list[str]:
         """The card ids a deal of ``pile`` shuffles, in a fixed order."""

@@ -48,13 +48,16 @@ from storyteller.core.rng import Stream
 from storyteller.log.events import Correction, End, JournalEntry, OracleQuestion, Undo, Visitor
 from storyteller.log.events import Question as QuestionEvent
 from storyteller.log.replay import Step
+from storyteller.core.engine import Result
 
 if TYPE_CHECKING:
     from storyteller.registry import Registration
 
 ECHO_AFTER = 8  # reveals (cards turned up) before a question may reach back to an earlier card
 ECHO_SHARE = 0.3  # how often, after that, a question that can reach back does
-END_MOMENTS = {"won": "won", "lost": "lost", "utter loss": "utter-loss", "abandoned": "abandoned"}
+END_MOMENTS: dict[str, str] = {  # the moment each ending asks its last word at
+    Result.WON: "won", Result.LOST: "lost", Result.UTTER_LOSS: "utter-loss", Result.ABANDONED: "abandoned",
+}
 
 
 @dataclass(frozen=True)
@@ -209,7 +212,7 @@ class Questions:
 
     def end(self, result: str, game: Game) -> Occasion:
         """The last word, once the game is over."""
-        return Occasion(Role("@" + END_MOMENTS.get(result, "lost")))
+        return Occasion(Role("@" + END_MOMENTS.get(result, END_MOMENTS[Result.LOST])))
 
     def words(self, card: str, role: Role) -> str:
         """How the card is named in this role, with a small "the" where it takes one."""

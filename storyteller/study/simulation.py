@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from storyteller.core.engine import Budget
+from storyteller.core.engine import Result as Ending
 from storyteller.core.errors import EXIT_USAGE, UserError
 
 
@@ -209,7 +210,7 @@ class Summary:
 
     @property
     def win_rate(self) -> float:
-        return self.count("won") / self.played if self.played else 0.0
+        return self.count(Ending.WON) / self.played if self.played else 0.0
 
     @property
     def mean_score(self) -> float | None:
@@ -220,7 +221,7 @@ class Summary:
         return self.answers[answer]
 
     def as_dict(self) -> dict[str, Any]:
-        low, high = wilson(self.count("won"), self.played)
+        low, high = wilson(self.count(Ending.WON), self.played)
         mean = self.mean_score
         out: dict[str, Any] = {
             "game": self.game,

@@ -11,8 +11,9 @@ from pathlib import Path
 from typing import Any
 
 from storyteller.log.records import Record, records
+from storyteller.core.engine import Result
 
-RESULTS = ("won", "lost", "utter loss", "abandoned")
+RESULTS = tuple(Result)  # a record's result is the log's word for one of them
 
 
 @dataclass
@@ -32,7 +33,7 @@ class Tally:
             self.in_progress += 1
             return
         self.results.append(record.result)
-        if record.score is not None and record.result != "abandoned":
+        if record.score is not None and record.result != Result.ABANDONED:
             self.scores.append(record.score)
 
     @property
@@ -44,7 +45,7 @@ class Tally:
 
     @property
     def win_rate(self) -> float | None:
-        return self.count("won") / self.played if self.played else None
+        return self.count(Result.WON) / self.played if self.played else None
 
     @property
     def mean_score(self) -> float | None:
@@ -55,7 +56,7 @@ class Tally:
         """Games won in a row, up to the last one played."""
         n = 0
         for result in reversed(self.results):
-            if result != "won":
+            if result != Result.WON:
                 break
             n += 1
         return n
@@ -64,7 +65,7 @@ class Tally:
     def best_streak(self) -> int:
         best = run = 0
         for result in self.results:
-            run = run + 1 if result == "won" else 0
+            run = run + 1 if result == Result.WON else 0
             best = max(best, run)
         return best
 

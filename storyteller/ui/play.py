@@ -200,8 +200,7 @@ def after_end(term, session: Session, journal: QuestionLog) -> None:
     style = "green" if outcome.won else "red"
     term.print(Panel(f"{escape(outcome.reason)}{score}", title=f"The game is over: {outcome.result}",
                      title_align="left", style=style))
-    if outcome.result in ("lost",
-                          "utter loss") and session.table is None and registry.get(session.game.name).has_solver:
+    if outcome.lost and session.table is None and registry.get(session.game.name).has_solver:
         from storyteller.core.words import command
 
         # the winning game under a name of its own, here rather than among the saved games
@@ -210,7 +209,7 @@ def after_end(term, session: Session, journal: QuestionLog) -> None:
         term.print(Text(clean(f"Could this deal have been won? With every card known, storyteller can tell: "
                               f"{solving}")))
     ask(term, session, journal, journal.ask_end(session), instruction="(Enter to skip)")
-    if (outcome.result != "abandoned" and registry.get(session.game.name).has_policy
+    if (not outcome.abandoned and registry.get(session.game.name).has_policy
             and term.confirm("See where the game turned? (a quick look: a few seconds)", default=True)):
         turning_point(term, session)
 

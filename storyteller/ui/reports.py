@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from storyteller.core.words import clean
+from storyteller.core.engine import Result
 
 
 class Progress:
@@ -45,7 +46,7 @@ class Progress:
         from storyteller.study.simulation import wilson
 
         self.done += 1
-        self.wins += result.result == "won"
+        self.wins += result.result == Result.WON
         if self.progress is None:
             return
         seconds = time.perf_counter() - self.started

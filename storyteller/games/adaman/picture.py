@@ -267,10 +267,8 @@ def table(state: AdamanState, prefix: str = "st", small: bool = False) -> Pictur
         d.text(x, y_capital + 16, "Discard pile", size=12, cls="st-text ad-label")
         d.text(x, y_capital + 32, plural(len(state.discard), "card"), size=10, cls="st-text")
         if state.result is not None:
-            word = {"won": "Won", "lost": "Lost", "utter loss": "Utter loss"}.get(state.result.result,
-                                                                                  state.result.result.capitalize())
-            d.text(x, y_capital + 60, word, size=13, cls="st-text " + ("ad-label" if state.result.result == "won"
-                                                                         else "ad-warn"))
+            word = str(state.result.result).capitalize()  # Won, Lost, Utter loss
+            d.text(x, y_capital + 60, word, size=13, cls="st-text " + ("ad-label" if state.result.won else "ad-warn"))
     return d.picture()
 
 

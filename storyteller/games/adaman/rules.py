@@ -42,7 +42,9 @@ from itertools import combinations
 
 import storyteller.core.decktet as decktet
 from storyteller.core.cards import Card, decktet_cards
-from storyteller.core.engine import Action, Draw, Game, GameState, Move, Outcome, RuleError, Variant, VariantError
+from storyteller.core.engine import (
+    Abandoned, Action, Draw, Game, GameState, Move, Outcome, Result, RuleError, Variant, VariantError, Word,
+)
 
 ROW = 5  # the capital and the resources are dealt up to five cards
 COURT_LIMIT = 5  # a sixth personality at court is the end
@@ -156,6 +158,15 @@ def payments(resources: Iterable[str], target: str, minimal: bool = False) -> li
                 continue  # its smallest card could be left out
             out.append(combo)
     return out
+
+
+class Cause(Word):
+    """How a game of Adaman ends (a player who abandons it: ``Abandoned``); the
+    meaning of each is in the game's ``causes``."""
+
+    ALL_CONTROLLED = "all-controlled"
+    STALLED = "stalled"
+    COURT_FULL = "court-full"
 
 
 # -- the moves ----------------------------------------------------------------------------
@@ -325,10 +336,10 @@ class AdamanState(GameState):
         self.court.append(card_id)
         if len(self.court) > COURT_LIMIT:
             self.result = Outcome(
-                "utter loss",
+                Result.UTTER_LOSS,
                 f"{decktet.Name(card_id)} made six personalities at court: someone has discovered the plot.",
                 0,
-                "court-full",
+                Cause.COURT_FULL,
             )
 
     def _excuse(self, row: str) -> None:
@@ -345,11 +356,11 @@ class AdamanState(GameState):
         if not any(can_pay(self.resources, t) for t in self.court + self.capital):
             left = len(self.to_control())
             self.result = Outcome(
-                "lost",
+                Result.LOST,
                 f"No play is possible with {left} personalit{'y' if left == 1 else 'ies'} still uncontrolled: "
                 "the plan must be abandoned.",
                 sum(RANK[c] for c in self.controlled),
-                "stalled",
+                Cause.STALLED,
             )
 
     def _check_won(self) -> bool:
@@ -357,11 +368,11 @@ class AdamanState(GameState):
             kept = sum(RANK[c] for c in self.resources)
             ruled = sum(RANK[c] for c in self.controlled)
             self.result = Outcome(
-                "won",
+                Result.WON,
                 f"Every personality is under your control: the throne is yours "
                 f"({ruled} for the personalities + {kept} left in the resources).",
                 ruled + kept,
-                "all-controlled",
+                Cause.ALL_CONTROLLED,
             )
             return True
         return False
@@ -523,10 +534,10 @@ class Adaman(Game):
         ),
     )
     causes: Mapping[str, str] = {
-        "all-controlled": "won: every personality of the game was controlled",
-        "stalled": "lost: after a deal no play was possible, with personalities still uncontrolled",
-        "court-full": "utter loss: a sixth personality arrived at court",
-        "abandoned": "the player abandoned the game",
+        Cause.ALL_CONTROLLED: "won: every personality of the game was controlled",
+        Cause.STALLED: "lost: after a deal no play was possible, with personalities still uncontrolled",
+        Cause.COURT_FULL: "utter loss: a sixth personality arrived at court",
+        Abandoned.ABANDONED: "the player abandoned the game",
     }
 
     def check_variants(self, variants: Mapping[str, str]) -> None:

@@ -65,7 +65,7 @@ import time
 from collections.abc import Callable
 from typing import cast
 
-from storyteller.core.engine import Budget, Chance, ChanceOutcome, Draw, Verdict
+from storyteller.core.engine import Budget, Chance, ChanceOutcome, Draw, Result, Verdict
 from storyteller.games.adaman import core
 from storyteller.games.adaman import players as policy
 from storyteller.games.adaman.rules import AdamanState, Control, Shift, parse
@@ -97,7 +97,7 @@ def deal_of(state: AdamanState,
     d = core.Deal(t, order)
     cap, res, court = t.mask(state.capital), t.mask(state.resources), t.mask(state.court)
     if state.outcome is not None:
-        waits = {"won": core.WON, "lost": core.LOST}.get(state.outcome.result, core.UTTER)
+        waits = {Result.WON: core.WON, Result.LOST: core.LOST}.get(state.outcome.result, core.UTTER)
         return d, (waits, state.drawn, cap, res, court)
     if state.excuse_at is not None:
         waits = core.EXCUSE_CAPITAL if state.excuse_at == "capital" else core.EXCUSE_RESOURCES

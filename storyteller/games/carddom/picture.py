@@ -26,7 +26,7 @@ from collections.abc import Sequence
 
 from storyteller.telling.drawing import Drawing, Picture, card_of, short_rank, wrap
 from storyteller.games.carddom.rules import (
-    COLUMNS, DEPTH, LAYERS, ROWS, Enter, MoveTo, Take, place_of, row_of, subduers, where,
+    Cause, Enter, MoveTo, Take, COLUMNS, DEPTH, LAYERS, ROWS, place_of, row_of, subduers, where,
 )
 from storyteller.log.events import End, JournalEntry, OracleQuestion
 
@@ -129,7 +129,7 @@ def _place(tell, state, stack: int) -> str | None:
 
 def _ends(state) -> bool:
     """Whether a Joker turned up in the realm ended the journey."""
-    return state.result is not None and state.result.cause == "joker-revealed"
+    return state.result is not None and state.result.cause is Cause.JOKER_REVEALED
 
 
 def _plural(n: int, word: str) -> str:
@@ -302,7 +302,7 @@ def _lord_words(d: Drawing, tell, state, x: float, y: float, lay: Layout) -> Non
         else:
             for part in wrap(tell.overlord(state.overlord), 36 if lay.words else 40):
                 lines.append((part, "st-text st-words"))
-        if state.result is not None and state.result.cause in ("subdued", "not-subdued", "joker-overlord"):
+        if state.result is not None and state.result.cause in (Cause.SUBDUED, Cause.NOT_SUBDUED, Cause.JOKER_OVERLORD):
             ok = state.result.won
             lines.append(("Subdued: you won." if ok else "Not subdued: you lost.",
                           "st-text st-ok-text" if ok else "st-text st-danger-text"))

@@ -17,7 +17,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from storyteller.core.cards import Card, card, piquet_cards
-from storyteller.core.engine import Action, Draw, Game, GameState, Move, Outcome, RuleError, Variant
+from storyteller.core.engine import (
+    Abandoned, Action, Draw, Game, GameState, Move, Outcome, Result, RuleError, Variant, Word,
+)
 
 ROWS, COLUMNS, DEPTH = 4, 2, 4
 STACKS = ROWS * COLUMNS
@@ -81,6 +83,16 @@ def subduers(held: list[str], overlord: str) -> tuple[list[str], list[str]]:
     lord = card(overlord)
     hand = [card(h) for h in held]
     return [h.id for h in hand if h.rank == lord.rank], [h.id for h in hand if lord.suits[0] in h.suits]
+
+
+class Cause(Word):
+    """How a game of Carddom ends (a player who abandons it: ``Abandoned``); the
+    meaning of each is in the game's ``causes``."""
+
+    SUBDUED = "subdued"
+    NOT_SUBDUED = "not-subdued"
+    JOKER_OVERLORD = "joker-overlord"
+    JOKER_REVEALED = "joker-revealed"
 
 
 # -- the moves ----------------------------------------------------------------------------
@@ -194,8 +206,8 @@ class CarddomState(GameState):
         self.stacks[stack - 1].append(outcome)  # type: ignore[operator]
         if is_joker(outcome) and self.jokers == "revealed":
             self.result = Outcome(
-                "lost", f"A Joker was revealed as the {layer} of stack {stack}: the journey ends there.",
-                cause="joker-revealed",
+                Result.LOST, f"A Joker was revealed as the {layer} of stack {stack}: the journey ends there.",
+                cause=Cause.JOKER_REVEALED,
             )
 
     def _reveal_next(self, stack: int) -> None:
@@ -312,16 +324,17 @@ class CarddomState(GameState):
     def _judge(self) -> Outcome:
         lord = card(self.overlord)  # type: ignore[arg-type]
         if lord.rank == JOKER:
-            return Outcome("lost", "The overlord is a Joker: this journey was doomed from the start.",
-                           cause="joker-overlord")
+            return Outcome(Result.LOST, "The overlord is a Joker: this journey was doomed from the start.",
+                           cause=Cause.JOKER_OVERLORD)
         by_rank, by_suit = subduers(self.held(), lord.id)
         rank, suit = bool(by_rank), bool(by_suit)
         if rank and suit:
-            return Outcome("won", f"You held its rank and its suit: the {lord.name} is subdued.", cause="subdued")
+            return Outcome(Result.WON, f"You held its rank and its suit: the {lord.name} is subdued.",
+                           cause=Cause.SUBDUED)
         missing = " and ".join(
             part for part, ok in ((f"no {lord.rank}", rank), (f"no {lord.suits[0].lower()}", suit)) if not ok
         )
-        return Outcome("lost", f"You held {missing}: the {lord.name} cannot be subdued.", cause="not-subdued")
+        return Outcome(Result.LOST, f"You held {missing}: the {lord.name} cannot be subdued.", cause=Cause.NOT_SUBDUED)
 
     @property
     def outcome(self) -> Outcome | None:
@@ -348,11 +361,11 @@ class Carddom(Game):
     )
 
     causes: Mapping[str, str] = {
-        "subdued": "won: the overlord was faced with a card of its rank and a card of its suit in hand",
-        "not-subdued": "lost: the overlord was faced without a card of its rank or of its suit",
-        "joker-overlord": "lost: the overlord was a Joker, which cannot be subdued",
-        "joker-revealed": "lost: a Joker was revealed in the realm (jokers=revealed)",
-        "abandoned": "the player abandoned the game",
+        Cause.SUBDUED: "won: the overlord was faced with a card of its rank and a card of its suit in hand",
+        Cause.NOT_SUBDUED: "lost: the overlord was faced without a card of its rank or of its suit",
+        Cause.JOKER_OVERLORD: "lost: the overlord was a Joker, which cannot be subdued",
+        Cause.JOKER_REVEALED: "lost: a Joker was revealed in the realm (jokers=revealed)",
+        Abandoned.ABANDONED: "the player abandoned the game",
     }
 
     def deck(self, variants: Mapping[str, str], pile: str = "deck") -> list[str]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from storyteller.core.cards import card
-from storyteller.games.carddom.rules import CarddomState, Enter, MoveTo, Take, place_of, subduers, where
+from storyteller.games.carddom.rules import CarddomState, Cause, Enter, MoveTo, Take, place_of, subduers, where
 from storyteller.core.narrative import pick
 from storyteller.core.engine import Move, State
 from storyteller.log.events import CardDrawn, Revealed, JournalEntry
@@ -85,7 +85,7 @@ class CarddomTale(Tale):
         stack, layer = place_of(to)
         assert stack is not None
         if c.rank == "Joker":
-            fatal = self.outcome is not None and self.outcome.cause == "joker-revealed"
+            fatal = self.outcome is not None and self.outcome.cause is Cause.JOKER_REVEALED
             self.doom = {"layer": layer, "stack": stack, "kind": self.t.joker_kind(seed, e), "fatal": fatal}
             if layer == "location":
                 self.names[stack] = "a place of ill omen"
@@ -150,7 +150,7 @@ class CarddomTale(Tale):
         outcome, lord, doom = self.outcome, self.lord, self.doom
         if outcome is None:
             return "The story is not over yet: the road still waits."
-        if outcome.result == "abandoned":
+        if outcome.abandoned:
             return "You turned back, and left the realm to its overlord."
         if lord is not None and lord["joker"]:
             return ("There was no one to subdue: a Joker sat where the overlord should be, and the journey had been "

@@ -37,6 +37,7 @@ from storyteller.games.cascades.rules import (
 )
 from storyteller.core.words import join_and, plural
 from storyteller.log.events import End
+from storyteller.core.engine import Result
 
 FALLS = {1: "the first fall", 2: "the second fall", 3: "the third fall"}
 POOLS = {k: f"the {RESERVE_NAMES[k]} pool" for k in range(1, RESERVES + 1)}
@@ -118,7 +119,7 @@ def size_of(state: CascadesState, tier: int) -> int:
 
 
 def _when(state: CascadesState) -> str:
-    if state.result is not None and state.result.result == "lost":
+    if state.result is not None and state.result.result is Result.LOST:
         return f"The water stilled in pass {state.pass_no}"
     if not state.stock and (state.waste or state.opened < RESERVES):
         return f"End of pass {state.pass_no}"

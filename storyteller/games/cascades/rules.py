@@ -49,7 +49,9 @@ from dataclasses import dataclass, field
 
 from storyteller.core.cards import decktet_cards
 from storyteller.core.decktet import label
-from storyteller.core.engine import Action, Draw, Game, GameState, Move, Outcome, RuleError, Variant
+from storyteller.core.engine import (
+    Abandoned, Action, Draw, Game, GameState, Move, Outcome, Result, RuleError, Variant, Word,
+)
 from storyteller.core.words import cap
 
 RESERVES = 3
@@ -167,6 +169,14 @@ def reserve_draw(to: str, slot: int) -> tuple[int, bool] | None:
     if where != "reserve" or k is None:
         return None
     return k, slot == (k - 1) * RESERVE_SIZE
+
+
+class Cause(Word):
+    """How a game of Cascades ends (a player who abandons it: ``Abandoned``); the
+    meaning of each is in the game's ``causes``."""
+
+    ALL_PLACED = "all-placed"
+    STALLED = "stalled"
 
 
 # -- the moves ------------------------------------------------------------------------------
@@ -454,13 +464,13 @@ class CascadesState(GameState):
             return
         total = self.deck_size
         if self.placed == total:
-            self.result = Outcome("won", f"All {total} cards are in the three tiers.", cause="all-placed")
+            self.result = Outcome(Result.WON, f"All {total} cards are in the three tiers.", cause=Cause.ALL_PLACED)
         elif self.stuck():
             self.result = Outcome(
-                "lost",
+                Result.LOST,
                 f"All three reserves are open and no card left can ever be played: "
                 f"{self.placed} of {total} cards are in the tiers.",
-                cause="stalled",
+                cause=Cause.STALLED,
             )
 
     @property
@@ -597,9 +607,9 @@ class Cascades(Game):
         ),
     )
     causes: Mapping[str, str] = {
-        "all-placed": "won: every card is in one of the three tiers",
-        "stalled": "lost: all three reserves are open and no card left can ever be played",
-        "abandoned": "the player abandoned the game",
+        Cause.ALL_PLACED: "won: every card is in one of the three tiers",
+        Cause.STALLED: "lost: all three reserves are open and no card left can ever be played",
+        Abandoned.ABANDONED: "the player abandoned the game",
     }
 
     def deck(self, variants: Mapping[str, str], pile: str = "deck") -> list[str]:

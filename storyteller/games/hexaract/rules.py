@@ -41,7 +41,9 @@ from itertools import permutations
 
 from storyteller.core import decktet
 from storyteller.core.decktet import SUITS
-from storyteller.core.engine import Action, Draw, Game, GameState, Move, Outcome, Roll, RuleError
+from storyteller.core.engine import (
+    Abandoned, Action, Draw, Game, GameState, Move, Outcome, Result, Roll, RuleError, Word,
+)
 from storyteller.core.words import cap
 
 HARM_LIMIT = 10
@@ -154,6 +156,15 @@ def _won(ace: str | None) -> str | None:
 def _key(*words: str | None) -> str:
     """A move's key: its words in order, leaving out those it has none for (the ace)."""
     return " ".join(w for w in words if w)
+
+
+class Cause(Word):
+    """How a game of Hexaract ends (a player who abandons it: ``Abandoned``); the
+    meaning of each is in the game's ``causes``."""
+
+    ARTIFACT_WHOLE = "artifact-whole"
+    ARTIFACT_INCOMPLETE = "artifact-incomplete"
+    HARM = "harm"
 
 
 @dataclass(frozen=True)
@@ -645,7 +656,8 @@ class HexaractState(GameState):
             self.consequences += (Consequence(card_id, "harm", None, why),)
         if self.harm >= HARM_LIMIT:
             self.phase = "over"
-            self.result = Outcome("lost", f"You took {self.harm} harm: the journey ends here.", self._score(), "harm")
+            self.result = Outcome(Result.LOST, f"You took {self.harm} harm: the journey ends here.", self._score(),
+                                  Cause.HARM)
             return
         self.to_pay = tuple(p for p, c in enumerate(self.journey) if c is not None and kind_of(c) == "event")
         self.phase = "pay"
@@ -711,11 +723,11 @@ class HexaractState(GameState):
             missing = self.missing_suits()
             if not missing:
                 reason = "The journey is cleared and you hold all six suits: the artifact is whole."
-                self.result = Outcome("won", reason, 6, "artifact-whole")
+                self.result = Outcome(Result.WON, reason, 6, Cause.ARTIFACT_WHOLE)
             else:
                 reason = (f"The journey is cleared, but your supply lacks {', '.join(missing)}: "
                           "the artifact is incomplete.")
-                self.result = Outcome("lost", reason, self._score(), "artifact-incomplete")
+                self.result = Outcome(Result.LOST, reason, self._score(), Cause.ARTIFACT_INCOMPLETE)
             return True
         return False
 
@@ -779,10 +791,10 @@ class Hexaract(Game):
                "(Decktet, 5d6, suit tokens).")
     variants = ()
     causes: Mapping[str, str] = {
-        "artifact-whole": "won: the journey is cleared with all six suits in the supply",
-        "artifact-incomplete": "lost: the journey is cleared, but the supply lacks a suit",
-        "harm": "lost: the adventurer took ten harm",
-        "abandoned": "the player abandoned the game",
+        Cause.ARTIFACT_WHOLE: "won: the journey is cleared with all six suits in the supply",
+        Cause.ARTIFACT_INCOMPLETE: "lost: the journey is cleared, but the supply lacks a suit",
+        Cause.HARM: "lost: the adventurer took ten harm",
+        Abandoned.ABANDONED: "the player abandoned the game",
     }
 
     def deck(self, variants: Mapping[str, str], pile: str = "deck") -> list[str]:
