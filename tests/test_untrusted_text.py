@@ -384,3 +384,16 @@ def test_export_all_keeps_the_notes_in_the_vault_and_the_index_free_of_markup(cl
             assert not [value for _, value in attrs if javascript(value)], f"index ({fmt}): <{tag} {attrs}>"
         assert as_written(SEED) in p.visible(), f"index ({fmt}): the seed"
         assert "<img src=x onerror=alert(10)>" in p.visible(), f"index ({fmt}): the result"
+
+
+def test_obsidian_markup_in_a_journal_shows_as_typed():
+    """Obsidian reads ==highlight==, $math$ and a paragraph's last ^block-id (which would
+    shadow the note's own ^jN): escaped, each shows as typed, in CommonMark as in Obsidian."""
+    from markdown_it import MarkdownIt
+
+    from storyteller.telling.filters import inline, prose
+
+    words = "a ==bright== coin, $5 worth, and 2^8 ^j3"
+    for made in (prose(words), inline(words)):
+        assert "==" not in made and "$5" not in made and " ^j3" not in made
+        assert MarkdownIt("commonmark").render(made).strip() == f"<p>{words}</p>"
