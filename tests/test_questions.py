@@ -319,3 +319,58 @@ def test_the_history_is_made_from_the_logs_and_its_cache_is_only_a_cache(cli, tm
     assert sum(both.values()) == sum(first.values()) + len(asked(sessions / "b.jsonl"))
     (sessions / "b.jsonl").unlink()
     assert history(sessions, "carddom") == first
+
+
+# -- the editors' tools: retired questions, echo frames once a game, callbacks grounded ------
+
+
+class _Edited:
+    """A game's questions over a small bank of our own (a retired question, two echoes)."""
+
+    def __init__(self, still=lambda earlier, game: True):
+        from storyteller.play.questions import Bank, Questions
+
+        class Small(Questions):
+            def __init__(self, bank):
+                self.name = "small"
+                self.bank = bank
+
+            def words(self, card, role):
+                return card
+
+            def still(self, earlier, game):
+                return still(earlier, game)
+
+        self.q = Small(Bank({"roles": {"court": {
+            "cards": {"x": [{"text": "Cut: what does the card say?", "retired": "speaks of a card"}, "Who is {card}?"]},
+            "echo": [{"with": ["court"], "text": "{Card} and {earlier}, once?"},
+                     {"with": ["court"], "text": "Again {card} and {earlier}?"}],
+        }}}))
+
+
+def test_a_retired_question_is_never_asked_and_an_old_log_that_asked_it_still_reads():
+    q = _Edited().q
+    role = Role("court", "x")
+    assert q.written_ids(role) == ["court:x:1"]
+    assert q.choose(Occasion(role), Game(), Counter(), "1", 3).id == "court:x:1"
+    assert q.text("court:x:0") == "Cut: what does the card say?"  # its words stay, for the logs that asked it
+    assert q.can_ask("court:x:0", Occasion(role), Game())
+    assert q.bank.size() == 1
+
+
+def test_each_echo_frame_is_asked_once_a_game_and_only_of_a_card_still_where_it_was():
+    gone: set[str] = set()
+    q = _Edited(still=lambda earlier, game: earlier.card not in gone).q
+    game = Game(facts=[(1, Role("court", "a")), (2, Role("court", "b"))], reveals=9)
+    role = Role("court", "x")
+    assert sorted(q.echo_ids(role, game)) == ["court:x:e:0:court:a", "court:x:e:0:court:b",
+                                              "court:x:e:1:court:a", "court:x:e:1:court:b"]
+    from storyteller.play.questions import Asker
+
+    asker = Asker(q, "1")
+    asker.game = game
+    asker.asked("court:x:e:0:court:a", "X and a, once?")
+    assert sorted(q.echo_ids(role, game)) == ["court:x:e:1:court:a", "court:x:e:1:court:b"]  # frame 0 is used up
+    gone.add("a")  # "a" has left the court: no echo names it now
+    assert q.echo_ids(role, game) == ["court:x:e:1:court:b"]
+    assert q.can_ask("court:x:e:0:court:a", Occasion(role), game)  # a log that asked it still reads

@@ -106,6 +106,8 @@ class Game:
     decisions: int = 0
     last_decision: int = 0  # the n of the last decision
     notes: dict[str, Any] = field(default_factory=dict)  # what a game's questions keep for themselves
+    state: Any = None  # the table as the last step heard left it (read it while asking, never keep it)
+    frames: set[str] = field(default_factory=set)  # the echo frames asked ("court:e:3"): each once a game
 
     def earlier(self) -> list[tuple[int, Role]]:
         return list(self.facts)
@@ -134,9 +136,27 @@ def _fill(text: str, values: dict[str, str]) -> str:
     return out
 
 
+def _text_of(entry: Any) -> str:
+    return str(entry["text"]) if isinstance(entry, dict) else str(entry)
+
+
+def _retired(entry: Any) -> bool:
+    return isinstance(entry, dict) and bool(entry.get("retired"))
+
+
+def frame(role_key: str, i: int) -> str:
+    """An echo's frame: its words with the cards it names left out (each asked once a game)."""
+    return f"{role_key}:e:{i}"
+
+
 class Bank:
     """A game's questions, read from its JSON file: the written ones, the pieces to compose
-    more, the echoes and the moments. Pure data and text; which card is where is the game's."""
+    more, the echoes and the moments. Pure data and text; which card is where is the game's.
+
+    A question's place in its list is its id, for good: one an editor cut stays where it was,
+    as ``{"text": ..., "retired": "why"}``, so that a log that asked it still reads; it is
+    never asked again (:meth:`live`). A question rewritten is the old one retired and the
+    new one added at the end."""
 
     def __init__(self, data: dict[str, Any]) -> None:
         self.roles: dict[str, Any] = data.get("roles", {})
@@ -147,26 +167,42 @@ class Bank:
     def load(cls, path: Path) -> Bank:
         return cls(json.loads(path.read_text(encoding="utf-8")))
 
-    def written(self, role: Role) -> list[str]:
+    def _written(self, role: Role) -> list[Any]:
         if role.role.startswith("@"):
             return list(self.moments.get(role.role[1:], []))
         return list(self.roles.get(role.role, {}).get("cards", {}).get(role.card, []))
 
-    def leads(self, role: Role, suit: str) -> list[str]:
+    def written(self, role: Role) -> list[str]:
+        return [_text_of(e) for e in self._written(role)]
+
+    def _leads(self, role: Role, suit: str) -> list[Any]:
         return list(self.roles.get(role.role, {}).get("compose", {}).get("suit", {}).get(suit, []))
 
-    def asks(self, role: Role, rank: str) -> list[str]:
+    def leads(self, role: Role, suit: str) -> list[str]:
+        return [_text_of(e) for e in self._leads(role, suit)]
+
+    def _asks(self, role: Role, rank: str) -> list[Any]:
         return list(self.roles.get(role.role, {}).get("compose", {}).get("rank", {}).get(rank, []))
+
+    def asks(self, role: Role, rank: str) -> list[str]:
+        return [_text_of(e) for e in self._asks(role, rank)]
 
     def echoes(self, role: Role) -> list[dict[str, Any]]:
         if role.role.startswith("@"):
             return list(self.moment_echo.get(role.role[1:], []))
         return list(self.roles.get(role.role, {}).get("echo", []))
 
+    def live(self, role: Role, what: str, key: str = "") -> list[int]:
+        """The places of the questions still asked in a list: ``what`` is "written", "leads"
+        (of suit ``key``), "asks" (of rank ``key``) or "echoes"."""
+        entries = {"written": lambda: self._written(role), "leads": lambda: self._leads(role, key),
+                   "asks": lambda: self._asks(role, key), "echoes": lambda: self.echoes(role)}[what]()
+        return [i for i, e in enumerate(entries) if not _retired(e)]
+
     def size(self) -> int:
-        """How many questions are written in it (card questions and moments)."""
-        n = sum(len(qs) for r in self.roles.values() for qs in r.get("cards", {}).values())
-        return n + sum(len(qs) for qs in self.moments.values())
+        """How many questions are written in it and still asked (card questions and moments)."""
+        n = sum(1 for r in self.roles.values() for qs in r.get("cards", {}).values() for q in qs if not _retired(q))
+        return n + sum(1 for qs in self.moments.values() for q in qs if not _retired(q))
 
 
 class Questions:
@@ -224,6 +260,19 @@ class Questions:
         """Other words a role fills in (Cascades: ``{fall}`` for tier 2)."""
         return {}
 
+    def echo_words(self, earlier: Role) -> dict[str, str]:
+        """Other words an echo naming ``earlier`` fills in, beside ``{earlier}`` (Carddom: the
+        character's ``{goal}``). A function of the role alone, as every word of a question is
+        of its id."""
+        return {}
+
+    def still(self, earlier: Role, game: Game) -> bool:
+        """Whether a card is still as it was in ``earlier`` on the table the game shows now
+        (``game.state``): at court, on the road, in the hand. An echo names an earlier card
+        only so, and a game whose cards change places says when they did; by default every
+        card stays as it was."""
+        return True
+
     def card(self, card: str) -> Any:
         """The card's facts (rank, suits), for composing."""
         from storyteller.core.cards import all_cards
@@ -232,41 +281,51 @@ class Questions:
 
     # -- the candidates ------------------------------------------------------------------
 
-    def written_ids(self, role: Role) -> list[str]:
-        return [f"{role.key}:{role.card}:{i}" for i in range(len(self.bank.written(role)))]
+    def written_ids(self, role: Role, live: bool = True) -> list[str]:
+        places = self.bank.live(role, "written") if live else range(len(self.bank.written(role)))
+        return [f"{role.key}:{role.card}:{i}" for i in places]
 
-    def composed_ids(self, role: Role) -> list[str]:
+    def composed_ids(self, role: Role, live: bool = True) -> list[str]:
         c = self.card(role.card) if not role.role.startswith("@") else None
         if c is None:
             return []
         out = []
         for suit in c.suits:
-            for i in range(len(self.bank.leads(role, suit))):
-                for j in range(len(self.bank.asks(role, c.rank))):
+            leads = self.bank.live(role, "leads", suit) if live else range(len(self.bank.leads(role, suit)))
+            asks = self.bank.live(role, "asks", c.rank) if live else range(len(self.bank.asks(role, c.rank)))
+            for i in leads:
+                for j in asks:
                     out.append(f"{role.key}:{role.card}:c:{suit}:{i}:{c.rank}:{j}")
         return out
 
-    def echo_ids(self, role: Role, game: Game) -> list[str]:
+    def echo_ids(self, role: Role, game: Game, live: bool = True) -> list[str]:
+        """The echoes ``role`` may ask, naming the earlier cards their ``with`` allows; when
+        asking (``live``), only those still written, whose frame this game has not asked, of
+        cards still as they were (:meth:`still`)."""
         out = []
         here = (role.key, role.card)
-        for i, echo in enumerate(self.bank.echoes(role)):
-            allowed = set(echo.get("with", []))
+        echoes = self.bank.echoes(role)
+        for i in self.bank.live(role, "echoes") if live else range(len(echoes)):
+            if live and frame(role.key, i) in game.frames:
+                continue
+            allowed = set(echoes[i].get("with", []))
             seen = set()
             for _, earlier in game.facts:
                 if earlier.role in allowed and (earlier.key, earlier.card) != here and earlier.card != role.card:
                     key = (earlier.key, earlier.card)
-                    if key not in seen:
+                    if key not in seen and (not live or self.still(earlier, game)):
                         seen.add(key)
                         out.append(f"{role.key}:{role.card}:e:{i}:{earlier.key}:{earlier.card}")
         return out
 
-    def candidates(self, occasion: Occasion, game: Game) -> tuple[list[str], list[str], list[str]]:
+    def candidates(self, occasion: Occasion, game: Game, live: bool = True) -> tuple[list[str], list[str], list[str]]:
         """The ids this occasion may ask, in three groups: written, composed, echoes (a card's
-        echoes only once the game has turned up enough cards)."""
+        echoes only once the game has turned up enough cards). ``live``: only those it asks
+        now; else every one it ever could (an older log's question is checked against these)."""
         role = occasion.role
         moment = role.role.startswith("@")  # a moment may name any card the game has shown
-        echoes = self.echo_ids(role, game) if moment or game.reveals >= ECHO_AFTER else []
-        return self.written_ids(role), self.composed_ids(role), echoes
+        echoes = self.echo_ids(role, game, live) if moment or game.reveals >= ECHO_AFTER else []
+        return self.written_ids(role, live), self.composed_ids(role, live), echoes
 
     # -- an id's words ----------------------------------------------------------------------
 
@@ -307,6 +366,7 @@ class Questions:
                 if earlier.role not in echoes[i].get("with", []):
                     return None
                 values["earlier"] = self.words(earlier.card, earlier)
+                values |= self.echo_words(earlier)
                 return _fill(echoes[i]["text"], values), role, (earlier,)
         except (ValueError, KeyError, TypeError):
             return None
@@ -359,7 +419,7 @@ class Questions:
         been chosen, but only one of these)."""
         if occasion is None:
             return False
-        written, composed, echoes = self.candidates(occasion, game)
+        written, composed, echoes = self.candidates(occasion, game, live=False)
         return qid in written or qid in composed or qid in echoes
 
 
@@ -454,6 +514,7 @@ class Asker:
         """Take in one draw, roll or decision (a correction, as the draw or roll it stands
         for); returns the occasion it raises, if any."""
         game = self.game
+        game.state = step.after
         if step.drawn is not None:
             game.reveals += 1
         for role in self.questions.facts(step, game):
@@ -498,6 +559,9 @@ class Asker:
     def asked(self, qid: str, text: str) -> None:
         self.game.asked.add(qid)
         self.game.texts.add(text)
+        parts = qid.split(":")
+        if len(parts) == 6 and parts[2] == "e" and parts[3].isdigit():  # an echo: its frame is used up
+            self.game.frames.add(frame(parts[0], int(parts[3])))
 
     def names(self, question: Question) -> list[int]:
         return role_names(question.names, self.game)
@@ -576,10 +640,12 @@ class QuestionLog(Visitor):
     def on_undo(self, step: Step) -> None:
         assert isinstance(step.event, Undo)
         self.asker.take_back(step.event.of)
+        self.asker.game.state = step.after
 
     def on_end(self, step: Step) -> None:
         assert isinstance(step.event, End)
         self.ended = (step.n, step.event.result)
+        self.asker.game.state = step.after
 
     def on_question(self, step: Step) -> None:
         e = step.event
