@@ -86,8 +86,9 @@ def cell(text: Any) -> str:
 # What starts emphasis, a link or an image, code, HTML or an autolink, an entity, a
 # strikethrough, a table cell or an Obsidian tag, and the backslash itself.
 # Obsidian reads more than CommonMark: ==highlight==, $math$ and a paragraph's last ^block-id
-# (which would shadow the note's own ^jN); escaped, they show as typed in both.
-_INLINE_SPECIAL = re.compile(r"([\\`*_\[\]<&~|#=$^])")
+# (which would shadow the note's own ^jN); escaped, they show as typed in both. A lone "="
+# ("jokers=taken") is left as it is: only a doubled one highlights.
+_INLINE_SPECIAL = re.compile(r"([\\`*_\[\]<&~|#$^]|=(?==)|(?<==)=)")
 
 
 def link(name: Any) -> str:
