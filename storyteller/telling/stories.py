@@ -89,7 +89,9 @@ class Tale:
     def begun(self) -> bool:
         raise NotImplementedError
 
-    def journal(self, entry: JournalEntry) -> None:
+    def journal(self, beat: dict[str, Any]) -> None:
+        """Place a journal entry written since the tale began, as a beat (:func:`entry_beat`):
+        right where the tale stands, which is just after the card its question was about."""
         raise NotImplementedError
 
     def draw(self, step: Step, card: CardDrawn) -> None:
@@ -198,29 +200,75 @@ class Teller:
 
 class Story(Visitor):
     """The story loop every game shares, as a reader of the steps: journal entries written
-    before the tale begins open the story, those written after the end close it (the
-    epilogue), oracle questions go where the tale places them, and every draw, roll and
-    decision that stands (neither undone nor corrected) is told by the game's tale, in order.
-    The story is :attr:`told` once every step is visited."""
+    before the tale begins open the story, those written after the end close it, oracle
+    questions go where the tale places them, and every draw, roll and decision that stands
+    (neither undone nor corrected) is told by the game's tale, in order.
 
-    ignores = (Question, Undo)
+    An entry goes with the card its question was about: right after it, since a question
+    follows its step. When an undo took that card back, the entry waits for the card to
+    come back (the same place in the deal, or the same move made again) and follows it
+    then; an entry whose card never came back is kept for the end (``taken_back``): nothing
+    the player wrote is lost. The story is :attr:`told` once every step is visited."""
+
+    ignores = (Undo,)
 
     def __init__(self, teller: Teller, seed: str, walk: Replay) -> None:
         self.tale = teller.tale(teller, seed, walk)
-        self.opening: list[str] = []
-        self.epilogue: list[str] = []
+        self.opening: list[JournalEntry] = []
+        self.closing: list[JournalEntry] = []
         self.ended = False
+        self.steps: dict[int, Step] = {}  # every step seen, by n
+        self.about: dict[int, int] = {}  # a question's n -> the n of the step it is about
+        self.waiting: dict[tuple[str, ...], list[JournalEntry]] = {}  # entries whose card an undo took back
         self.told: dict[str, Any] = {}
+
+    # -- where an entry goes ------------------------------------------------------------
+
+    @staticmethod
+    def _place(step: Step) -> tuple[str, ...] | None:
+        """What makes a step's card the same when it comes back: its place in the deal, or
+        the move made again."""
+        if step.drawn is not None:
+            return ("card", *map(str, step.drawn.place))
+        if step.rolled is not None:
+            return ("roll", str(step.rolled.index))
+        if isinstance(step.event, Decision):
+            return ("move", step.event.action)
+        return None
+
+    def _subject(self, entry: JournalEntry) -> Step | None:
+        """The step the entry's question was about (None: a question before the first move,
+        the last word, or an entry written from the menu)."""
+        n = self.about.get(entry.question) if entry.question is not None else entry.about
+        return self.steps.get(n) if n is not None else None
+
+    def on_question(self, step: Step) -> None:
+        assert isinstance(step.event, Question)
+        if step.event.about is not None:
+            self.about[step.n] = step.event.about
 
     def on_journal(self, step: Step) -> None:
         entry = step.event
         assert isinstance(entry, JournalEntry)
+        self.steps[step.n] = step
+        subject = self._subject(entry)
+        place = self._place(subject) if subject is not None and not subject.stands else None
         if self.ended:
-            self.epilogue.append(entry.text)
+            self.closing.append(entry)
+        elif place is not None:  # its card was taken back: it waits for the card to come back
+            self.waiting.setdefault(place, []).append(entry)
         elif self.tale.begun:
-            self.tale.journal(entry)
+            self.tale.journal(entry_beat(entry, subject))
         else:
-            self.opening.append(entry.text)
+            self.opening.append(entry)
+
+    def _told(self, step: Step) -> None:
+        """After a step is told: the entries that waited for its card follow it."""
+        place = self._place(step)
+        for entry in self.waiting.pop(place, []) if place is not None else []:
+            self.tale.journal(entry_beat(entry, step))
+
+    # -- the steps ------------------------------------------------------------------------
 
     def on_end(self, step: Step) -> None:
         self.ended = True
@@ -230,24 +278,45 @@ class Story(Visitor):
         self.tale.oracle(oracle_beat(step.event))
 
     def on_draw(self, step: Step) -> None:
+        self.steps[step.n] = step
         if step.stands and step.drawn is not None:
             self.tale.draw(step, step.drawn)
+            self._told(step)
 
     def on_roll(self, step: Step) -> None:
+        self.steps[step.n] = step
         if step.stands and step.rolled is not None:
             self.tale.roll(step, step.rolled)
+            self._told(step)
 
     def on_correction(self, step: Step) -> None:  # the card or dice really turned up, told as drawn
         self.on_draw(step)
         self.on_roll(step)
 
     def on_decision(self, step: Step) -> None:
+        self.steps[step.n] = step
         if step.stands and step.move is not None:
             self.tale.decision(step, step.move)
+            self._told(step)
 
     def finish(self) -> None:
-        self.told = {**self.tale.finish(), "opening_journal": self.opening, "epilogue": self.epilogue,
-                     "asides": self.tale.asides}
+        def words(entries: list[JournalEntry]) -> list[dict[str, Any]]:
+            return [entry_beat(e, self._subject(e)) for e in entries]
+
+        kept = [e for entries in self.waiting.values() for e in entries]
+        self.told = {**self.tale.finish(), "opening_journal": [e.text for e in self.opening],
+                     "epilogue": [e.text for e in self.closing], "asides": self.tale.asides,
+                     "opening": words(self.opening), "closing": words(self.closing),
+                     "taken_back": words(sorted(kept, key=lambda e: e.n))}
+
+
+def entry_beat(entry: JournalEntry, subject: Step | None) -> dict[str, Any]:
+    """A journal entry as a story tells it: the player's words (``text``), the question they
+    answer (``prompt``, None for an entry written from the menu), the entry's event number
+    (``n``) and the step its question was about (``about``: a draw, roll, decision or oracle
+    question; None when it was about no step)."""
+    return {"kind": "journal", "text": entry.text, "prompt": entry.prompt, "n": entry.n,
+            "about": subject.n if subject is not None else None}
 
 
 def tell(teller: Teller, seed: str, walk: Replay) -> dict[str, Any]:

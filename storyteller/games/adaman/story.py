@@ -9,7 +9,7 @@ from storyteller.core import decktet
 from storyteller.games.adaman.rules import COURT_LIMIT, PERSON, RANK, Control, Shift, landing
 from storyteller.core.narrative import pick
 from storyteller.core.engine import Move
-from storyteller.log.events import CardDrawn, Revealed, JournalEntry
+from storyteller.log.events import CardDrawn, Revealed
 from storyteller.log.replay import Step
 from storyteller.telling.stories import Tale, Teller
 from storyteller.telling.meanings import info, meaning as card_meaning
@@ -60,8 +60,8 @@ class AdamanTale(Tale):
     def narrate(self, text: str, **extra: Any) -> None:
         self.acts.append({"kind": "text", "text": text, **extra})
 
-    def journal(self, entry: JournalEntry) -> None:
-        self.acts.append({"kind": "journal", "text": entry.text})
+    def journal(self, beat: dict[str, Any]) -> None:
+        self.acts.append(beat)
 
     def oracle(self, beat: dict[str, Any]) -> None:
         self.acts.append(beat)

@@ -8,7 +8,7 @@ from storyteller.core.cards import card
 from storyteller.games.carddom.rules import CarddomState, Cause, Enter, MoveTo, Take, place_of, subduers, where
 from storyteller.core.narrative import pick
 from storyteller.core.engine import Move, State
-from storyteller.log.events import CardDrawn, Revealed, JournalEntry
+from storyteller.log.events import CardDrawn, Revealed
 from storyteller.log.replay import Step
 from storyteller.telling.stories import Tale, Teller
 from storyteller.core.words import cap
@@ -54,8 +54,8 @@ class CarddomTale(Tale):
             chapter["beats"].append({"kind": "text", "text": back})
         chapter["beats"].append(beat)
 
-    def journal(self, entry: JournalEntry) -> None:
-        self.add({"kind": "journal", "text": entry.text, "prompt": entry.prompt})
+    def journal(self, beat: dict[str, Any]) -> None:
+        self.add(beat)
 
     def oracle(self, beat: dict[str, Any]) -> None:
         if self.begun:

@@ -20,7 +20,7 @@ from typing import Any
 from storyteller.core import decktet
 from storyteller.core.engine import Draw, Move, State
 from storyteller.games.cascades.rules import RESERVE_NAMES, TIERS, CascadesState, Play, place_of, reserve_draw
-from storyteller.log.events import CardDrawn, Revealed, JournalEntry
+from storyteller.log.events import CardDrawn, Revealed
 from storyteller.log.replay import Step
 from storyteller.telling.stories import Tale, Teller
 from storyteller.telling.meanings import info, theme
@@ -96,8 +96,8 @@ class CascadesTale(Tale):
         self.told_since_pass = True
         self.acts.append({"kind": "text", "text": text, "break": brk})
 
-    def journal(self, entry: JournalEntry) -> None:
-        self.acts.append({"kind": "journal", "text": entry.text})
+    def journal(self, beat: dict[str, Any]) -> None:
+        self.acts.append(beat)
 
     def oracle(self, beat: dict[str, Any]) -> None:
         self.acts.append(beat)

@@ -27,7 +27,7 @@ from storyteller.games.hexaract.rules import (
     suits_of,
 )
 from storyteller.core.engine import Move
-from storyteller.log.events import CardDrawn, Revealed, DiceRolled, JournalEntry
+from storyteller.log.events import CardDrawn, Revealed, DiceRolled
 from storyteller.log.replay import Step
 from storyteller.telling.stories import Tale, Teller
 from storyteller.telling.meanings import info, theme
@@ -154,9 +154,9 @@ class HexaractTale(Tale):
             self.days.append(self.day)
             self.between = False
 
-    def journal(self, entry: JournalEntry) -> None:
+    def journal(self, beat: dict[str, Any]) -> None:
         assert self.day is not None
-        self.day["beats"].append({"kind": "journal", "text": entry.text})
+        self.day["beats"].append(beat)
 
     def oracle(self, beat: dict[str, Any]) -> None:
         if self.day is not None:
