@@ -79,6 +79,23 @@ class Tale:
         self.outcome: Outcome | None = walk.outcome
         self.phrasing = Phrasing(seed, teller.name)
         self.asides: list[dict[str, Any]] = []  # oracle questions the tale did not place
+        self.now: int | None = None  # the step being told (set before each draw, roll or decision)
+
+    def stamp(self, beat: dict[str, Any]) -> dict[str, Any]:
+        """``beat`` saying it tells the step being told (``steps``: their event numbers), so
+        that a reader, or a measure, can tell which paragraph tells which card."""
+        if self.now is not None:
+            steps = beat.setdefault("steps", [])
+            if self.now not in steps:
+                steps.append(self.now)
+        return beat
+
+    @staticmethod
+    def joined(first: dict[str, Any], then: dict[str, Any]) -> dict[str, Any]:
+        """Two paragraphs of narration as one: their words and the steps they tell."""
+        steps = list(first.get("steps", []))
+        steps += [n for n in then.get("steps", []) if n not in steps]
+        return {**first, "text": f"{first['text']} {then['text']}", "steps": steps}
 
     def say(self, kind: str, options: Sequence[T]) -> T:
         """One of ``options`` for this kind of beat, not used again in this story before the
@@ -280,12 +297,14 @@ class Story(Visitor):
     def on_draw(self, step: Step) -> None:
         self.steps[step.n] = step
         if step.stands and step.drawn is not None:
+            self.tale.now = step.n
             self.tale.draw(step, step.drawn)
             self._told(step)
 
     def on_roll(self, step: Step) -> None:
         self.steps[step.n] = step
         if step.stands and step.rolled is not None:
+            self.tale.now = step.n
             self.tale.roll(step, step.rolled)
             self._told(step)
 
@@ -296,6 +315,7 @@ class Story(Visitor):
     def on_decision(self, step: Step) -> None:
         self.steps[step.n] = step
         if step.stands and step.move is not None:
+            self.tale.now = step.n
             self.tale.decision(step, step.move)
             self._told(step)
 
@@ -328,14 +348,15 @@ def tell(teller: Teller, seed: str, walk: Replay) -> dict[str, Any]:
 
 def oracle_beat(event: OracleQuestion) -> dict[str, Any]:
     """A question to the oracle as a story tells it: the player's question (their words,
-    to be escaped where they are shown), the odds, the answer and the spark, in words."""
+    to be escaped where they are shown), the odds, the answer and the spark, in words, and
+    its event number (``n``: an entry about what the answer means is ``about`` it)."""
     from storyteller.core import oracle
     from storyteller.play.table import card_name
     from storyteller.telling.meanings import keywords
 
     return {"kind": "oracle", "question": event.question, "odds": oracle.ODDS_WORDS[event.odds],
             "answer": oracle.ANSWER_WORDS[event.answer], "spark": card_name(event.spark),
-            "words": keywords(event.spark)[:2]}
+            "words": keywords(event.spark)[:2], "n": event.n}
 
 
 class PromptNotes(Visitor):
