@@ -90,8 +90,9 @@ class CascadesView(View):
         )
         grid.add_column("", justify="right", style="bold")
         tiers = range(1, TIERS + 1)
+        wide = term.width >= 110  # three tiers of 26 columns; narrower, the tiers share what there is
         for t in tiers:
-            grid.add_column(f"Tier {t}\n{FALLS[t]}", min_width=26)
+            grid.add_column(f"Tier {t}\n{FALLS[t]}", min_width=26 if wide else None)
         grid.add_row("At the end", *[_end_cell(state, t, plain) for t in tiers])
         grid.add_row("Holds", *[_trail_cell(state, t, plain) for t in tiers])
         grid.add_row("Still lacks", *[Text(lacks_text(state.lacks(t))) for t in tiers])
