@@ -10,6 +10,7 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
+from storyteller.core.words import plural
 from storyteller.core import decktet
 from storyteller.games.adaman.rules import (
     COURT_LIMIT,
@@ -84,8 +85,8 @@ class AdamanView(View):
         grid.add_row(*_row("Resources", state.resources, plain, f"total {sum(RANK[r] for r in state.resources)}"))
         left = state.to_control()
         facts = Text()
-        facts.append(f"Deck: {state.deck_count} cards.  ")
-        facts.append(f"Discard pile: {len(state.discard)} cards.  ")
+        facts.append(f"Deck: {plural(state.deck_count, 'card')}.  ")
+        facts.append(f"Discard pile: {plural(len(state.discard), 'card')}.  ")
         facts.append(f"Controlled: {len(state.controlled)} of {len(state.personalities())} personalities.")
         on_table = [c for c in left if c in state.court or c in state.capital]
         waiting = Text("Still to control: ")
