@@ -228,6 +228,7 @@ def test_the_court_and_the_cards_asked_about_are_where_the_words_say(games):
             role, card = q["id"].split(":")[:2]
             table = q["table"]
             seen[role] += 1
+            assert "{" not in q["text"] and "}" not in q["text"], q["text"]  # every word filled in
             if role in where:
                 assert card in table[where[role]], (q["text"], table)
             if role == "court":
