@@ -12,7 +12,6 @@ the bank and its echoes."""
 from __future__ import annotations
 
 import io
-import os
 from collections import Counter
 from pathlib import Path
 
@@ -23,7 +22,7 @@ from conftest import read_events
 from storyteller import registry
 from storyteller.log.events import CardDrawn
 from storyteller.log.replay import Step
-from storyteller.play.questions import Game, Occasion, Role
+from storyteller.play.questions import Game, Role
 from storyteller.play.session import AutoPlayer, Session
 from storyteller.ui.play import PlayerDriver, ask
 from storyteller.ui.terminal import Terminal
@@ -77,8 +76,8 @@ CLAIMS: dict[tuple[str, int], str] = {
     # five at court
     ("@court-five", 0): "court", ("@court-five", 1): "court capital", ("@court-five", 2): "capital",
     ("@court-five", 3): "court capital", ("@court-five", 4): "court capital",
-    ("@court-five", 5): "court capital resources", ("@court-five", 6): "capital resources", ("@court-five", 7): "capital",
-    ("@court-five", 8): "resources", ("@court-five", 9): "controlled",
+    ("@court-five", 5): "court capital resources", ("@court-five", 6): "capital resources",
+    ("@court-five", 7): "capital", ("@court-five", 8): "resources", ("@court-five", 9): "controlled",
     # the first personality won over ({card} is won over)
     ("@controlled", 0): "capital resources", ("@controlled", 1): "court capital", ("@controlled", 2): "court capital",
     ("@controlled", 4): "capital resources", ("@controlled", 8): "court", ("@controlled", 9): "court",
