@@ -18,7 +18,10 @@ in the capital, in your hands, won over, or spent.
 
 A step that ends the game raises no question of its own (the sixth arrival at court, the
 card after which no play is left): the last word follows at once. Nor does the Excuse when
-it has nothing to move."""
+it has nothing to move. The Excuse sending a fifth personality to court is the court at five,
+as an arrival is. After the first personality won over, the story's verb for the play
+(eliminated, or bought or tricked) decides which of its questions may be asked (``ALIVE``,
+``GONE``)."""
 
 from __future__ import annotations
 
