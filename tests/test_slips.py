@@ -18,7 +18,7 @@ ONE_MANY = re.compile(r"\b1 (cards|pieces|tokens|personalities|passes|days)\b")
 HARM = re.compile(r"(\d+) of 10\b")
 
 
-def screens(game: str, seed: str):
+def screens(game: str, seed: str, plain: bool = True):
     """The table as the player sees it before every decision of a random game, and at the end."""
     rules = registry.rules(game)
     view = registry.get(game).view
@@ -32,7 +32,7 @@ def screens(game: str, seed: str):
             state.resolve(source.resolve(request))
             continue
         buffer = io.StringIO()
-        term = Terminal(console=Console(file=buffer, width=100, no_color=True), plain=True)
+        term = Terminal(console=Console(file=buffer, width=100, no_color=True), plain=plain)
         term.print(view.table(state, term))
         yield buffer.getvalue(), state
         if state.outcome is not None:
@@ -54,3 +54,19 @@ def test_harm_past_the_limit_shows_as_the_whole_and_more():
     assert state.harm == 11
     assert "10 of 10, and more than you could bear" in text
     assert all(int(n) <= 10 for n in HARM.findall(text))
+
+
+@pytest.mark.parametrize("game", ["adaman", "cascades", "hexaract"])
+def test_a_screen_that_shows_suit_symbols_names_them(game, monkeypatch):
+    """Cards are shown with their suits' symbols (☾ ☀ ≈ ❦ § ⌘): every screen that shows one
+    says what each symbol is, in words, somewhere on it."""
+    from storyteller.core.decktet import SUITS
+    from storyteller.telling.meanings import suit_info
+
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    symbols = {suit_info(s)["symbol"]: s for s in SUITS}
+    for k, (text, _) in enumerate(screens(game, "2", plain=False)):
+        shown = {symbols[ch] for ch in text if ch in symbols}
+        assert shown, "the screen shows cards with symbols"
+        for suit in shown:
+            assert re.search(rf"{re.escape(suit_info(suit)['symbol'])} {suit}\b", text), (game, k, suit)

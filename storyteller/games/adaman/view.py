@@ -21,7 +21,7 @@ from storyteller.games.adaman.rules import (
     eligible_resources,
     why_refused,
 )
-from storyteller.ui.decktet import card_text, cards_text
+from storyteller.ui.decktet import card_text, cards_text, suit_legend
 from storyteller.ui.view import View
 
 
@@ -94,7 +94,8 @@ class AdamanView(View):
         hidden = len(left) - len(on_table)
         if hidden:
             waiting.append(f", and {hidden} not yet dealt")
-        return Group(grid, facts, waiting)
+        legend = suit_legend(plain)
+        return Group(grid, facts, waiting, *([legend] if legend else []))
 
     def menu(self, state: AdamanState, legal, term) -> list[tuple[str, Any]]:
         """While the Excuse waits, its moves; else one entry per target, each opening the

@@ -14,7 +14,7 @@ from rich.text import Text
 from storyteller.core import decktet
 from storyteller.games.cascades.picture import lacks_text as picture_lacks
 from storyteller.games.cascades.rules import RESERVE_NAMES, RESERVES, TIERS, CascadesState
-from storyteller.ui.decktet import card_text
+from storyteller.ui.decktet import card_text, suit_legend
 from storyteller.ui.view import View
 from storyteller.core.words import plural
 
@@ -124,4 +124,5 @@ class CascadesView(View):
             which = state.pass_no + 1 if done else state.pass_no
             parts.append(Text(f"The {RESERVE_NAMES[opening]} reserve opens when pass {which} ends "
                               f"(when a turn takes the last card of the stock).", style="dim"))
-        return Group(*parts)
+        legend = suit_legend(plain)
+        return Group(*parts, *([legend] if legend else []))
