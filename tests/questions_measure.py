@@ -81,7 +81,7 @@ def play_all(game: str, seeds: list[str], folder: Path, moves: dict[str, list[st
             driver.begin(session, resumed=False)
             session.run(driver)
         session.close()
-        out.append(list(read(path).events))
+        out.append([e.record() for e in read(path).events])
     return out
 
 
