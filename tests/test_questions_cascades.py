@@ -208,3 +208,10 @@ def test_no_frame_comes_twice_in_a_game_whichever_fall_or_pool_it_comes_with(log
         assert not [f for f, n in used.items() if n > 1], (path.name, asked)
         reached_back += sum(1 for f in used if ":e:" in f)
     assert reached_back >= 40
+
+
+def test_an_id_with_no_such_fall_or_pool_is_no_question_and_breaks_nothing():
+    questions = registry.get("cascades").questions
+    assert questions.text("tier.2:mill:0") and "the second fall" in questions.text("tier.2:mill:0")
+    for qid in ("tier.7:mill:0", "reserve.9:mill:0", "tier.x:mill:0", "tier.2:mill:e:9:tier.8:sea"):
+        questions.text(qid)  # a log edited by hand may hold one: its words are looked up without a crash

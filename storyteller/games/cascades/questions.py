@@ -74,11 +74,11 @@ class CascadesQuestions(Questions):
 
     def placeholders(self, role: Role) -> dict[str, str]:
         p = self.registration.prompt_data
-        if role.param and role.role in ("tier", "@tier-complete"):
+        if role.param in ("1", "2", "3") and role.role in ("tier", "@tier-complete"):
             return {"fall": p["falls"][int(role.param) - 1]}
-        if role.param and role.role in ("reserve-opened", "reserve"):
+        if role.param in ("1", "2", "3") and role.role in POOLS:
             return {"pool": p["pools"][role.param]}
-        return {}
+        return {}  # (an id with no such fall or pool, from a log edited by hand, is no question of the game)
 
     # -- reaching back -----------------------------------------------------------------------
 
