@@ -190,7 +190,10 @@ class AdamanTale(Tale):
                 after = items[j] if j < len(items) else None
                 asked = (after is not None and after["kind"] == "journal" and after.get("prompt")
                          and after.get("about") in run[-1].get("steps", []))
-                add(self.run(run, bool(asked)), [n for c in run for n in c.get("steps", [])])
+                for k, (text, steps) in enumerate(self.run(run, bool(asked))):
+                    if k and run[0]["first"]:  # the first deal: the capital, then your means and the court
+                        flush()
+                    add(text, steps)
                 i = j
             elif kind == "excuse":
                 add(self.p["excuse"][it["to"] if it["moves"] else f"{it['to']} alone"], it.get("steps", []))
@@ -203,24 +206,29 @@ class AdamanTale(Tale):
         flush()
         return beats
 
-    def run(self, cards: list[dict[str, Any]], asked: bool) -> str:
+    def run(self, cards: list[dict[str, Any]], asked: bool) -> list[tuple[str, list[int]]]:
         """Cards dealt one after another, in a few sentences: what came to the capital, what
-        came to your hands, who came to court; the card a question follows last, briefly."""
+        came to your hands, who came to court; the card a question follows last, briefly.
+        Two parts, each with the steps it tells: the capital's, then the rest."""
         p = self.p
         subject = cards[-1] if asked else None
         rest = cards[:-1] if asked else cards
+        city: list[str] = []
         out: list[str] = []
         capital = [c for c in rest if c["place"] == "capital"]
         for k, c in enumerate(capital):
             doing = f"{decktet.name(c['card'])} {p['cards'][c['card']]['capital']}"
-            out.append(self.say("dealt capital", p["dealt"]["capital"]).format(cards=doing) if k == 0
-                       else f"{cap(doing)}.")
+            city.append(self.say("dealt capital", p["dealt"]["capital"]).format(cards=doing) if k == 0
+                        else f"{cap(doing)}.")
         hands = [c for c in rest if c["place"] == "resources"]
-        if hands:
+        if hands:  # three at most in a sentence
             first = " first" if hands[0]["first"] else ""
-            held = join_and(p["cards"][c["card"]]["hand"] for c in hands)
+            held = join_and(p["cards"][c["card"]]["hand"] for c in hands[:3])
             out.append(self.say(f"dealt resources{first}", p["dealt"][f"resources{first}"])
                        .format(cards=held, Cards=cap(held)))
+            if hands[3:]:
+                held = join_and(p["cards"][c["card"]]["hand"] for c in hands[3:])
+                out.append(self.say("dealt resources more", p["dealt"]["resources more"]).format(cards=held))
         for c in rest:
             if c["place"] == "court":
                 first = " first" if c["first"] else ""
@@ -235,9 +243,12 @@ class AdamanTale(Tale):
             elif place == "court" and subject["first"]:
                 place = "court first"
             words = {"name": decktet.name(subject["card"]), "Name": decktet.Name(subject["card"])}
-            out.append(self.say(f"asked {place}", p["asked"][place]).format(**words))
-            out.append(self.tension(subject))
-        return " ".join(s for s in out if s)
+            said = [self.say(f"asked {place}", p["asked"][place]).format(**words), self.tension(subject)]
+            (city if subject["place"] == "capital" else out).extend(said)
+        there = [c for c in cards if c["place"] == "capital"]
+        parts = [(city, there), (out, [c for c in cards if c["place"] != "capital"])]
+        return [(" ".join(s for s in said if s), [n for c in told for n in c.get("steps", [])])
+                for said, told in parts if said]
 
     def tension(self, item: dict[str, Any]) -> str:
         """How crowded the court was, told the first time it was this full (from three on)."""
