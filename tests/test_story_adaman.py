@@ -135,6 +135,13 @@ def drawn(events: list[dict]) -> list[dict]:
     return [e for e in events if e["event"] == "draw"]
 
 
+COUNTDOWN = "still stood in your way|remained free|all that remained|last one left"
+
+
+def cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
 # -- what a reader sees -----------------------------------------------------------------------
 
 
@@ -200,11 +207,15 @@ def test_the_mechanics_are_one_marked_line_a_play(games):
     and in italics in Markdown; the narration of the play says it in words."""
     for _, events, md, page in games:
         plays = [e for e in events if e["event"] == "decision" and e["action"].startswith("control")]
-        marked = re.findall(r'<p class="st-mechanics">Spent (.*?)</p>', page)
-        assert len(marked) == len(plays) == len(re.findall(r"^\*Spent .*\*$", md, re.M))
-        for e, line in zip(plays, marked, strict=True):
-            target = e["action"].split()[1]
-            assert line.endswith(f"on {decktet.name(target)} ({RANK[target]}).")
+        marked = [line for line in re.findall(r'<p class="st-mechanics">(.*?)</p>', page)
+                  if not line.startswith(("<strong>", "Score"))]
+        lines = re.findall(r"^\*([^*]*\(\d+\)[^*]*)\*$", md, re.M)
+        assert len(marked) == len(plays) == len(lines)
+        for e, line, said in zip(plays, marked, lines, strict=True):
+            target, paid = e["action"].split()[1], e["action"].split()[3].split("+")
+            assert html.unescape(line) == said
+            for c in [target, *paid]:
+                assert f"{decktet.name(c)} ({RANK[c]})" in said or f"{decktet.Name(c)} ({RANK[c]})" in said
     css = games[0][3]
     assert ".st-toggle:checked ~ main .st-mechanics" in css
 
@@ -215,19 +226,15 @@ def test_the_countdown_names_only_those_already_seen_and_comes_late(games):
     people = [decktet.name(c) for c in PERSON if PERSON[c]]
     for _, _, md, _ in games:
         assert "still stand in your way" not in md and "still unaccounted for" not in md
-        for m in re.finditer(r"[^.]*(?:still stood in your way|remained free|all that remained|last one left)[^.]*\.", md):
+        for m in re.finditer(rf"[^.]*(?:{COUNTDOWN})[^.]*\.", md):
             for name in people:
                 if name in m.group(0) or cap(name) in m.group(0):
                     assert name in md[:m.start()] or cap(name) in md[:m.start()], (name, m.group(0))
 
 
-def cap(text: str) -> str:
-    return text[:1].upper() + text[1:]
-
-
 def test_the_ending_says_who_was_won_over_and_what_the_score_counts(games):
     numbers = PROMPTS["numbers"]
-    for path, events, md, page in games:
+    for path, _, md, page in games:
         ctx = json.loads(render(read(path), None, format="json"))
         outcome, story = ctx["outcome"], ctx["story"]
         done = [c["name"] for c in story["controlled"]]
@@ -250,7 +257,7 @@ def test_the_ending_says_who_was_won_over_and_what_the_score_counts(games):
 
 
 def test_the_excuse_is_told_and_what_it_moved(games):
-    path, events, md, _ = games[3]
+    _, events, md, _ = games[3]
     assert any(e["event"] == "draw" and e["card"] == "excuse" for e in events)
     shift = next(e for e in events if e["event"] == "decision" and e["action"].startswith("move"))
     card = shift["action"].split()[1]
@@ -262,7 +269,7 @@ def test_the_excuse_is_told_and_what_it_moved(games):
 def test_the_first_deal_is_told_as_it_was_dealt(games):
     """How things stood: the capital's cards and your means in the order a question needs,
     each card once; no list of labels after them."""
-    path, events, md, _ = games[0]
+    _, events, md, _ = games[0]
     stood = md.split("## How things stood", 1)[1].split("## The plot", 1)[0]
     first = []
     for e in events:

@@ -266,7 +266,9 @@ class AdamanTale(Tale):
         words = {"target": decktet.name(target), "Target": decktet.Name(target), "paid": names, "Paid": cap(names)}
         total = sum(RANK[c] for c in paid)
         spent = join_and(SPENT[c] for c in paid)
-        line = p["spent"]["one" if len(paid) == 1 else "many"].format(paid=spent, total=total, target=SPENT[target])
+        many = "one" if len(paid) == 1 else "many"
+        line = self.say(f"spent {many}", p["spent"][many]).format(
+            paid=spent, Paid=cap(spent), total=total, target=SPENT[target], Target=cap(SPENT[target]))
         if not it["person"]:
             return {"kind": "text", "text": self.say("gained", p["gained"]).format(**words),
                     "steps": it.get("steps", []), "mechanics": line}
@@ -283,8 +285,8 @@ class AdamanTale(Tale):
             return ""
         if len(free) == 1 and not unseen:
             return self.say("left one", left["one"]).format(name=decktet.name(free[0]), Name=decktet.Name(free[0]))
-        if not free and unseen == 1:
-            return left["one unseen"]
+        if not free:
+            return left["one unseen"] if unseen == 1 else left["all unseen"].format(n=self.number(unseen))
         parts = [decktet.name(c) for c in free]
         if unseen:
             parts.append(left["unseen"][0] if unseen == 1 else left["unseen"][1].format(n=self.number(unseen)))
