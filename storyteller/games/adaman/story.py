@@ -42,6 +42,9 @@ def _verb(paid: tuple[str, ...], seed: str, target: str) -> str:
     return pick(["bought", "tricked"], seed, "verb", target)  # by the card, not the line: questions move lines
 
 
+PLAYERS = ("entry", "consulted")  # the player's own beats in the tale: a journal entry, a question to the oracle
+
+
 class AdamanTale(Tale):
     """The game as it was dealt and played, told at the end (:meth:`finish`), when the tale
     knows which cards a question followed: each step becomes an item (a card dealt, the
@@ -69,13 +72,13 @@ class AdamanTale(Tale):
         return bool(self.items)
 
     def item(self, kind: str, **fields: Any) -> None:
-        self.items.append(self.stamp({"kind": kind, **fields}))
+        self.items.append(self.stamp({"item": kind, **fields}))
 
     def journal(self, beat: dict[str, Any]) -> None:
-        self.items.append(beat)
+        self.items.append({"item": "entry", "beat": beat})
 
     def oracle(self, beat: dict[str, Any]) -> None:
-        self.items.append(beat)
+        self.items.append({"item": "consulted", "beat": beat})
 
     def seat(self, card_id: str) -> dict[str, Any]:
         """A personality at court: how full the court is now, and whether it was ever this full."""
@@ -127,10 +130,10 @@ class AdamanTale(Tale):
         outcome = self.outcome
         result = outcome.result.value if outcome else "unfinished"
         for i, it in enumerate(self.items):  # the Excuse moved a card, or found none to move
-            if it["kind"] == "excuse":
-                later = next((x for x in self.items[i + 1:] if x["kind"] not in ("journal", "oracle")), None)
-                it["moves"] = later is not None and later["kind"] == "shift"
-        opens = next((i for i, it in enumerate(self.items) if it["kind"] in ("oracle", "shift", "play")),
+            if it["item"] == "excuse":
+                later = next((x for x in self.items[i + 1:] if x["item"] not in PLAYERS), None)
+                it["moves"] = later is not None and later["item"] == "shift"
+        opens = next((i for i, it in enumerate(self.items) if it["item"] in ("consulted", "shift", "play")),
                      len(self.items))
         deal = self.tell(self.items[:opens])
         acts = self.tell(self.items[opens:])
@@ -173,10 +176,10 @@ class AdamanTale(Tale):
         i = 0
         while i < len(items):
             it = items[i]
-            kind = it["kind"]
-            if kind in ("journal", "oracle"):
+            kind = it["item"]
+            if kind in PLAYERS:
                 flush()
-                beats.append(it)
+                beats.append(it["beat"])
                 i += 1
             elif kind == "play":
                 flush()
@@ -184,12 +187,12 @@ class AdamanTale(Tale):
                 i += 1
             elif kind == "card":
                 j = i
-                while j < len(items) and items[j]["kind"] == "card":
+                while j < len(items) and items[j]["item"] == "card":
                     j += 1
                 run = items[i:j]
                 after = items[j] if j < len(items) else None
-                asked = (after is not None and after["kind"] == "journal" and after.get("prompt")
-                         and after.get("about") in run[-1].get("steps", []))
+                asked = (after is not None and after["item"] == "entry" and after["beat"].get("prompt")
+                         and after["beat"].get("about") in run[-1].get("steps", []))
                 for k, (text, steps) in enumerate(self.run(run, bool(asked))):
                     if k and run[0]["first"]:  # the first deal: the capital, then your means and the court
                         flush()
