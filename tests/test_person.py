@@ -91,6 +91,23 @@ settings.register_profile(
 )
 
 
+def import_all_of_storyteller() -> None:
+    """Hypothesis draws a few values from the constants of the code imported so far: with all of
+    storyteller imported first, a derandomized run plays the same games whatever ran before it
+    in the process (this file alone, one case, or the whole suite)."""
+    import importlib
+    import pkgutil
+
+    import storyteller
+
+    for found in pkgutil.walk_packages(storyteller.__path__, "storyteller."):
+        if not found.name.endswith("__main__"):
+            importlib.import_module(found.name)
+
+
+import_all_of_storyteller()
+
+
 def letters(text: str) -> str:
     """Only the letters and digits of ``text``: what stays of a person's words in any format,
     whatever it escapes (a backslash, an entity) or leaves out (control characters)."""
