@@ -326,7 +326,7 @@ def machine(game: str, variants: list[str]) -> type[RuleBasedStateMachine]:
             code, out = person.replay(log)
             assert code == 0, out
             notes = [line.strip() for line in out.splitlines() if line.strip().startswith("note:")]
-            assert not notes, f"replay of {log}, written by this version and untouched, says: {notes}"
+            assert not notes, f"replay of {log.name}, written by this version and untouched, says: {notes}"
             assert log.read_bytes() == content, "replay changed the log"
             rendered = {}
             for fmt, kind in FORMATS:
@@ -359,25 +359,25 @@ def machine(game: str, variants: list[str]) -> type[RuleBasedStateMachine]:
             self.busy = False
 
         def teardown(self) -> None:
-            """Every log read back that was not since its game last wrote it; the files are
-            kept for a look when something is wrong."""
-            if self.busy:  # a step failed: that is the failure to see, not what follows from it
-                return
-            for log, content in self.logs.items():
-                if log not in self.read and log.read_bytes() == content:
-                    self.check(log)
-            shutil.rmtree(self.folder, ignore_errors=True)
+            """Every log read back that was not since its game last wrote it."""
+            try:
+                if not self.busy:  # else a step failed: that is the failure to see, not what follows
+                    for log, content in self.logs.items():
+                        if log not in self.read and log.read_bytes() == content:
+                            self.check(log)
+            finally:
+                shutil.rmtree(self.folder, ignore_errors=True)
 
     Person.__name__ = Person.__qualname__ = f"Person{game.capitalize()}"  # as a failure names it
     return Person
 
 
 CASES = [(game, variants) for game in GAMES for variants in person.rule_sets(game)]
+EXAMPLES = int(os.environ.get("PERSON_EXAMPLES", "0")) or settings.get_profile("person").max_examples
 
 
-@pytest.mark.timeout(120)
+@pytest.mark.timeout(60 + 20 * EXAMPLES + (1800 if SHRINK else 0))  # a game takes a few seconds; shrinking, minutes
 @pytest.mark.parametrize(("game", "variants"), CASES, ids=[" ".join([g, *v]) for g, v in CASES])
 def test_a_person_at_the_table(game, variants):
-    examples = int(os.environ.get("PERSON_EXAMPLES", "0")) or settings.get_profile("person").max_examples
     run_state_machine_as_test(lambda: machine(game, variants)(),
-                              settings=settings(settings.get_profile("person"), max_examples=examples))
+                              settings=settings(settings.get_profile("person"), max_examples=EXAMPLES))
