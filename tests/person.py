@@ -31,7 +31,7 @@ from unittest import mock
 
 from storyteller import app, registry
 from storyteller.core.engine import Roll
-from storyteller.play.session import SeededSource
+from storyteller.core.sources import SeededSource
 from storyteller.ui import drivers
 
 Supply = Callable[[Any, str], Sequence[str]]
@@ -71,13 +71,13 @@ class Lines(drivers.AnswersDriver):
         self._waiting(session, "end check")
         return super().check_end(session)
 
-    def after_draw(self, session, event):
+    def after_draw(self, session, *step):
         self._waiting(session, "answer")
-        super().after_draw(session, event)
+        super().after_draw(session, *step)
 
-    def after_decision(self, session, event, before, move):
+    def after_decision(self, session, *step):
         self._waiting(session, "answer")
-        super().after_decision(session, event, before, move)
+        super().after_decision(session, *step)
 
     def after_end(self, session):
         self._waiting(session, "last words")
