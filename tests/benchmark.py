@@ -21,9 +21,17 @@
    and its speed against a plain loop over the same player in one process (the ratio),
    the greedy player of every game on one core (goal for Cascades and Hexaract: 200 games/s
    or more), and the peak memory of a run of 20,000 games against one of 100,000 (goal: flat).
+7. person (only when named): the paths a person takes, through the command line only, so that
+   it runs against any version of storyteller: every game and rule set, seeds 0..49 (``--games
+   N``; a long run is 200), played from a person's answers (journal entries full of markup,
+   oracle questions, an undo and the same move again, a stop half-way and ``resume``, some at
+   a real table), then ``replay`` and ``export`` in every format: crashes, refused answers,
+   false notes, lost words and altered logs, counted by path (goal: none). ``--storyteller
+   CMD`` runs another storyteller (``--storyteller "OTHER/python -m storyteller"``), ``--keep
+   DIR`` keeps every game's files, ``--only GAME[:SEED]``, ``--jobs N``.
 
 ``python tests/benchmark.py NAME...`` runs only those: ``startup``, ``replay``, ``sessions``,
-``export``, ``html``, ``questions``, ``analyse``, ``decisions``, ``fuzz``, ``simulate``.
+``export``, ``html``, ``questions``, ``analyse``, ``decisions``, ``fuzz``, ``simulate``, ``person``.
 """
 
 from __future__ import annotations
@@ -37,12 +45,6 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from storyteller import registry
-from storyteller.registry import names as game_names, rules as get_game
-from storyteller.log.file import read
-from storyteller.core.rng import Stream
-from storyteller.play.session import Session, walk
 
 
 def median_time(cmd: list[str], runs: int = 15, env: dict | None = None) -> float:
@@ -63,6 +65,12 @@ def startup() -> None:
 
 
 def replay_speed(games_per_kind: int = 150) -> None:
+    from storyteller.core.rng import Stream
+    from storyteller.log.file import read
+    from storyteller.play.session import Session, walk
+    from storyteller.registry import names as game_names
+    from storyteller.registry import rules as get_game
+
     with tempfile.TemporaryDirectory() as tmp:
         for name in game_names():
             game = get_game(name)
@@ -94,7 +102,11 @@ def replay_speed(games_per_kind: int = 150) -> None:
 def sessions_speed(count: int = 2_000) -> None:
     import shutil
 
+    from storyteller.core.rng import Stream
     from storyteller.log import store
+    from storyteller.play.session import Session
+    from storyteller.registry import names as game_names
+    from storyteller.registry import rules as get_game
 
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp) / "sessions"
@@ -245,8 +257,11 @@ def questions_speed(count: int = 2_000) -> None:
     import shutil
 
     from storyteller import registry
-    from storyteller.ui.drivers import AnswersDriver
+    from storyteller.core.rng import Stream
     from storyteller.play.questions import Asker, Occasion, Role, history
+    from storyteller.play.session import Session
+    from storyteller.registry import rules as get_game
+    from storyteller.ui.drivers import AnswersDriver
 
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp) / "sessions"
@@ -338,6 +353,9 @@ print(int(sys.argv[2]) / (time.perf_counter() - start))
 
 
 def simulate_speed() -> None:
+    from storyteller import registry
+    from storyteller.registry import names as game_names
+
     figures, large = simulate("adaman", "--games", "100000", "--policy", "greedy", "--jobs", "2")
     seconds = figures["played"] / figures["games_per_second"]
     print(f"simulate: 100,000 Adaman greedy games with --jobs 2 in {seconds:.1f} s (goal < 60 s)")
@@ -361,8 +379,11 @@ def simulate_speed() -> None:
 def decision_speed(games: int = 20) -> None:
     """Seconds per decision of every built-in player of every game, on one core: the mean
     and the worst over seeds 0..GAMES-1 (goal: the worst at most 1 s)."""
-    from storyteller.play.session import AutoPlayer
+    from storyteller import registry
     from storyteller.core.sources import SeededSource
+    from storyteller.play.session import AutoPlayer
+    from storyteller.registry import names as game_names
+    from storyteller.registry import rules as get_game
 
     count = int(sys.argv[sys.argv.index("--games") + 1]) if "--games" in sys.argv else games
     for game in game_names():
@@ -392,15 +413,385 @@ def decision_speed(games: int = 20) -> None:
                   flush=True)
 
 
+# -- person: the paths a person takes, through the command line only ----------------------
+
+# What a person writes in a journal: Markdown, HTML, a script, a link that runs code, table
+# pipes, backticks, Obsidian comments, entities, template syntax and many alphabets. Each entry
+# is given a word of its own in front (``Wren-007``) so that it can be looked for.
+PERSON_WORDS = [
+    "*emphasis* and **strong** words, _under_ the moon",
+    "# a heading in the middle of the night",
+    "<b>tags</b> and <i>italics</i> scratched on the door",
+    "<script>alert(1)</script> was written on the wall",
+    "[link](javascript:alert(1)) to nowhere, and [another](https://example.com)",
+    "a | pipe | between | cells and a || double",
+    "backticks `code` and ``` a fence and `` two",
+    "%% an obsidian comment %% that must still show",
+    "unicode: café, naïve, Ærøskøbing, 日本語, Ελληνικά, עברית, emoji 🐉🕯",
+    "> a quote, - a list, 1. a number, --- a rule, &amp; an entity, &lt;not a tag&gt;",
+    "{{ a jinja variable }} and {% a block %} and {# a comment #}",
+    "back\\slashes \\* and a tab\there and trailing stars **",
+]
+PERSON_QUESTIONS = [
+    "Is the <b>bridge</b> *safe* to cross?",
+    "Does anyone | watch from the `tower`?",
+    "Will the rain stop before dawn — %% or not %%?",
+    "Is the stranger's name [Mara](javascript:alert(1))?",
+    "Le roi est-il encore en vie? 王は生きているか?",
+]
+ODDS = ["almost-certain", "likely", "even", "unlikely", "small-chance"]
+FORMATS = [("markdown", "story"), ("markdown", "playthrough"), ("obsidian", "story"), ("obsidian", "playthrough"),
+           ("html", "story"), ("html", "playthrough"), ("lonelog", "playthrough"), ("json", None)]
+KINDS = ["crash", "refused answer", "false note", "lost word", "altered log"]
+
+
+def person_rulesets(command: list[str], env: dict[str, str]) -> dict[str, list[list[str]]]:
+    """Every game's rule sets as ``storyteller games`` lists them: standard rules, then each
+    variant in turn at each value but its first (the first listed is the standard one)."""
+    import re
+
+    out = subprocess.run([*command, "games"], capture_output=True, text=True, env=env, check=True).stdout
+    rules: dict[str, list[list[str]]] = {}
+    game = ""
+    for row in out.splitlines():
+        if row and not row[0].isspace():
+            game = row.split()[0]
+            rules[game] = [[]]
+            continue
+        m = re.match(r"\s+--variant ([\w-]+)(?:=([\w|-]+))?:", row)
+        if m and game:
+            name, values = m.groups()
+            if values is None:
+                rules[game].append(["--variant", name])
+            else:
+                rules[game] += [["--variant", f"{name}={value}"] for value in values.split("|")[1:]]
+    return rules
+
+
+STOPS = ["quit", "quit", "quit", "killed", "ran out"]  # how a game stops half-way, by seed
+
+
+def person_answers(events: list[dict], seed: int, physical: bool) -> dict:
+    """A person's answers to the game of ``events`` (an ``--auto random`` game): every decision
+    by its key, journal entries after questions and on their own, oracle questions, an undo and
+    the same move again, and a stop half-way (``STOPS``: ``quit``; ``killed``, a quit whose log
+    is then cut after its last move, as when the process is killed just after a move is
+    written; or the answers running out at a move, or at a real table while the game waits for
+    the next card). At a real table, the cards and dice the game asks for too (and a d100
+    after each oracle question). Returns ``first`` and ``rest``, the answers before the stop
+    and after it (None for a game too short to stop), ``stop``, how it stops, ``entries`` and
+    ``questions``, the journal entries and oracle questions typed, and ``cut``, those a kill
+    takes back."""
+    decisions: list[str] = []
+    entered: list[list[str]] = [[]]  # what is turned up or rolled before each decision, and after the last
+    for e in events[1:]:
+        if e["event"] == "decision":
+            decisions.append(e["action"])
+            entered.append([])
+        elif e["event"] == "draw":
+            entered[-1].append(f"draw {e['card']}")
+        elif e["event"] == "roll":
+            entered[-1].append("roll " + " ".join(map(str, e["dice"])))
+    count = len(decisions)
+    entries: list[str] = []
+    questions: list[str] = []
+
+    def journal() -> str:
+        text = f"Wren-{len(entries):03d} {PERSON_WORDS[(seed + len(entries)) % len(PERSON_WORDS)]}"
+        entries.append(text)
+        return f"journal: {text}"
+
+    def oracle() -> list[str]:
+        k = len(questions)
+        text = f"{PERSON_QUESTIONS[(seed + k) % len(PERSON_QUESTIONS)]} (Heron-{k:03d})"
+        questions.append(text)
+        asked = [f"oracle {ODDS[(seed + k) % len(ODDS)]}: {text}"]
+        return asked + [f"roll {1 + (seed * 37 + k * 11) % 100}"] if physical else asked
+
+    stop = count // 2 if count >= 2 else None
+    how = STOPS[seed % len(STOPS)]
+    undos = {i for i in (max(1, count // 3), (3 * count) // 4) if 1 <= i < count and i != stop}
+    asks = {i for i in (0, 1, count // 2, count // 2 + 1, count - 1) if 0 <= i < count}
+    first: list[str] = []
+    rest: list[str] | None = None
+    cut: list[str] = []
+    lines = first
+    for i, key in enumerate(decisions):
+        waits = physical and i == stop and how == "ran out" and len(entered[i]) >= 2  # stopped at a card
+        if physical:
+            lines += entered[i][:1] if waits else entered[i]
+        if waits:
+            lines = rest = entered[i][1:]
+        typed = len(entries)
+        if i % 3 == 0:  # an answer to the question just asked (if one was), and at times an entry of its own
+            lines.append(journal())
+            if i % 2 == 0:
+                lines.append(journal())
+        if i in undos:  # taken back, and the same move made again (a real table keeps the cards turned up)
+            lines += ["undo", decisions[i - 1]]
+        if i == stop and not waits:
+            if how != "ran out":
+                lines.append("quit")
+            lines = rest = []
+            if how == "killed":  # what was written after the last move is gone; the cards are asked again
+                cut = entries[typed:]
+                rest += entered[i] if physical else []
+        if i in asks:
+            lines += oracle()
+        lines.append(key)
+    if physical:
+        lines += entered[-1]
+    lines += [journal(), journal()]  # the last words: the answer to the last question, and more
+    return {"first": first, "rest": rest, "stop": how, "entries": entries, "questions": questions, "cut": cut}
+
+
+def _letters(text: str) -> str:
+    """Only the letters and digits of ``text``: what stays of a person's words in any format,
+    whatever it escapes (a backslash, an entity, a tag) or leaves out (control characters)."""
+    import unicodedata
+
+    return "".join(ch for ch in unicodedata.normalize("NFC", text) if ch.isalnum())
+
+
+def _strings(value) -> list[str]:
+    """Every string in a JSON document."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in _strings(v)]
+    if isinstance(value, list):
+        return [s for v in value for s in _strings(v)]
+    return []
+
+
+def _readable(text: str, fmt: str) -> str:
+    """What a reader sees of an export, as letters and digits (an HTML page without its tags)."""
+    import html
+    import re
+
+    if fmt == "html":
+        text = re.sub(r"<style\b.*?</style>|<svg\b.*?</svg>", " ", text, flags=re.DOTALL)
+        text = html.unescape(re.sub(r"<[^>]*>", " ", text))
+    return _letters(text)
+
+
+def person_game(task: tuple) -> dict:
+    """One person's game through the command line: the ``--auto random`` game of the seed, then
+    the same game played from a person's answers, stopped half-way and resumed, replayed and
+    exported in every format. Returns the paths taken and the failures found."""
+    import hashlib
+    import os
+    import shlex
+    import shutil
+
+    game, seed, rules, physical, command, pdf, keep, kept_all = task
+    label = f"{game} seed {seed} ({' '.join(rules[1:]) or 'standard rules'}{', at a real table' if physical else ''})"
+    folder = Path(keep) / f"{game}-{seed}"
+    folder.mkdir(parents=True, exist_ok=True)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("STORYTELLER_")}
+    env.update(STORYTELLER_HOME=str(folder / "home"), STORYTELLER_CONFIG=str(folder / "settings.toml"),
+               NO_COLOR="1", PYTHONIOENCODING="utf-8", COLUMNS="100")
+    paths: dict[str, int] = {}
+    failures: list[dict] = []
+    shown = " ".join(shlex.quote(a) for a in command)
+
+    def run(path: str, *args: str, expect: tuple[int, ...] = (0,),
+            timeout: float = 600) -> subprocess.CompletedProcess | None:
+        paths[path] = paths.get(path, 0) + 1
+        try:
+            done = subprocess.run([*command, *args], check=False, capture_output=True, text=True, encoding="utf-8",
+                                  errors="replace", env=env, cwd=folder, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            fail("crash", path, f"no answer after {timeout:.0f} s", args)
+            return None
+        said = done.stdout + done.stderr
+        if "Traceback" in said or "unexpected error" in said or done.returncode not in expect:
+            refused = done.returncode == 2 and "is refused" in done.stderr
+            lines = [row for row in done.stderr.splitlines() if row.strip()] or said.splitlines()[-1:] or [""]
+            fail("refused answer" if refused else "crash", path, f"exit {done.returncode}: {lines[-1][:300]}", args)
+        return done
+
+    def fail(kind: str, path: str, detail: str, args: tuple[str, ...]) -> None:
+        failures.append({"kind": kind, "game": game, "label": label, "path": path, "detail": detail,
+                         "command": f"cd {shlex.quote(str(folder))} && {shown} " + shlex.join(args)})
+
+    where = ["--physical"] if physical else []
+    result = {"game": game, "seed": seed, "label": label, "paths": paths, "failures": failures, "folder": str(folder)}
+    auto = run("auto game", "play", game, "--seed", str(seed), *rules, "--auto", "random", "--log", "auto.jsonl")
+    if auto is None or auto.returncode != 0:
+        return result
+    events = [json.loads(row) for row in (folder / "auto.jsonl").read_text(encoding="utf-8").splitlines()]
+    person = person_answers(events, seed, physical)
+    rest, entries, questions = person["rest"], person["entries"], person["questions"]
+    (folder / "answers.txt").write_text("\n".join(person["first"]) + "\n", encoding="utf-8")
+    log = folder / "person.jsonl"
+    stopped = (130,) if rest is not None and person["stop"] == "ran out" else (0,)
+    played = run("play", "play", game, "--seed", str(seed), *rules, *where, "--answers", "answers.txt",
+                 "--log", log.name, expect=stopped)
+    finished = played is not None and played.returncode == 0 and rest is None
+    if rest is not None and played is not None and played.returncode in stopped and log.exists():
+        if person["stop"] == "killed":  # the process killed just after its last move was written
+            lines = log.read_bytes().splitlines(keepends=True)
+            last = max(i for i, line in enumerate(lines) if b'"event": "decision"' in line)
+            log.write_bytes(b"".join(lines[:last + 1]))
+            entries = [t for t in entries if t not in person["cut"]]
+        label = result["label"] = f"{label}, {person['stop']} half-way"
+        (folder / "rest.txt").write_text("\n".join(rest) + "\n", encoding="utf-8")
+        resumed = run("resume", "resume", log.name, "--answers", "rest.txt")
+        finished = resumed is not None and resumed.returncode == 0
+    if not log.exists():
+        return result
+    written = [json.loads(row) for row in log.read_text(encoding="utf-8").splitlines()]
+    kept = [e["text"] for e in written if e.get("event") == "journal"]
+    asked = [e["question"] for e in written if e.get("event") == "oracle"]
+    if finished:  # every word typed is in the log
+        for text in [t for t in entries if t not in kept] + [q for q in questions if q not in asked]:
+            fail("lost word", "play", f"not in the log: {text!r}", ("play", game, "--seed", str(seed), *rules, *where,
+                 "--answers", "answers.txt", "--log", log.name))
+    digest = [hashlib.sha256(log.read_bytes()).hexdigest()]
+
+    def untouched(path: str, args: tuple[str, ...]) -> None:
+        now = hashlib.sha256(log.read_bytes()).hexdigest()
+        if now != digest[-1]:
+            fail("altered log", path, "the log's bytes changed", args)
+            digest.append(now)  # each reader answers for its own change
+
+    replayed = run("replay", "replay", log.name)
+    untouched("replay", ("replay", log.name))
+    if replayed is not None and replayed.returncode == 0:
+        notes = [row.strip() for row in replayed.stdout.splitlines() if row.strip().startswith("note:")]
+        if notes:
+            fail("false note", "replay", f"{len(notes)} note(s): {notes[0][:300]}", ("replay", log.name))
+    for fmt, kind in FORMATS:
+        args = ("export", log.name, "--format", fmt, *([f"--{kind}"] if kind else []))
+        path = f"export {fmt}{' ' + kind if kind else ''}"
+        done = run(path, *args)
+        untouched(path, args)
+        if done is None or done.returncode != 0:
+            continue
+        if fmt == "json":
+            try:
+                document = "\n".join(_strings(json.loads(done.stdout)))
+            except ValueError as e:
+                fail("crash", path, f"not JSON: {e}", args)
+                continue
+            missing = [t for t in kept + asked if t not in document]
+        else:
+            seen = _readable(done.stdout, fmt)
+            missing = [t for t in kept + asked if _letters(t) not in seen]
+        if missing:
+            fail("lost word", path, f"{len(missing)} missing, the first {missing[0]!r}", args)
+    if pdf:
+        for kind in ("story", "playthrough"):
+            args = ("export", log.name, "--format", "pdf", f"--{kind}", "-o", f"{kind}.pdf", "--force")
+            done = run(f"export pdf {kind}", *args)
+            untouched(f"export pdf {kind}", args)
+            printed = folder / f"{kind}.pdf"
+            if done is not None and done.returncode == 0 and not printed.read_bytes().startswith(b"%PDF"):
+                fail("crash", f"export pdf {kind}", "not a PDF", args)
+    if not failures and not kept_all:
+        shutil.rmtree(folder, ignore_errors=True)
+    return result
+
+
+def person(games: int = 50) -> None:
+    """A person's games through the command line only (``storyteller`` as a subprocess, its logs
+    read as JSON), so that it runs against any version of storyteller: every game, seeds
+    0..GAMES-1 (``--games N``), the standard rules and each variant in turn, some at a real
+    table; see ``person_game``. ``--storyteller CMD`` names the storyteller to run (default:
+    ``python -m storyteller`` of this interpreter); ``--keep DIR`` keeps every game's files
+    there; ``--only GAME`` or ``GAME:SEED`` plays just those; ``--jobs N`` (default: every core).
+    Counts the paths taken and the failures by kind (a crash: a non-zero exit, a traceback or
+    an unexpected error; a refused answer; a false note from replay on an untouched log; a lost
+    word: a journal entry or oracle question missing from the log, a story, a playthrough or the
+    JSON; an altered log: its bytes changed by replay or export)."""
+    import os
+    import shlex
+    import shutil
+    from concurrent.futures import ProcessPoolExecutor
+
+    def option(name: str, default: str | None = None) -> str | None:
+        return sys.argv[sys.argv.index(name) + 1] if name in sys.argv else default
+
+    count = int(option("--games", str(games)) or games)
+    command = shlex.split(option("--storyteller") or "") or [sys.executable, "-m", "storyteller"]
+    kept_all = option("--keep") is not None
+    keep = option("--keep") or tempfile.mkdtemp(prefix="person-")
+    jobs = int(option("--jobs", str(os.cpu_count() or 2)) or 2)
+    only = option("--only")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("STORYTELLER_")}
+    with tempfile.TemporaryDirectory() as tmp:
+        env.update(STORYTELLER_HOME=tmp, STORYTELLER_CONFIG=str(Path(tmp) / "settings.toml"))
+        version = subprocess.run([*command, "--version"], check=False, capture_output=True, text=True, env=env,
+                                 cwd=tmp).stdout.strip()
+        rulesets = person_rulesets(command, env)
+    pdf = any(shutil.which(name) for name in ("chromium", "chromium-browser", "google-chrome", "chrome"))
+    tasks = []
+    for game in ("carddom", "adaman", "cascades", "hexaract"):
+        sets = rulesets.get(game, [[]])
+        for seed in range(count):
+            if only and only not in (game, f"{game}:{seed}"):
+                continue
+            rules = sets[seed % len(sets)]
+            physical = (seed // len(sets)) % 3 == 2  # every third game of each rule set, at a real table
+            tasks.append((game, seed, rules, physical, command, pdf and seed < 2, keep, kept_all))
+    print(f"person: {len(tasks)} games with {shlex.join(command)} ({version}), {jobs} jobs", flush=True)
+    start = time.perf_counter()
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        results = list(pool.map(person_game, tasks))
+    seconds = time.perf_counter() - start
+    games_of: dict[str, int] = {}
+    paths: dict[str, int] = {}
+    failed: dict[tuple[str, str], set] = {}
+    for r in results:
+        games_of[r["game"]] = games_of.get(r["game"], 0) + 1
+        for path, n in r["paths"].items():
+            paths[path] = paths.get(path, 0) + n
+        for f in r["failures"]:
+            failed.setdefault((f["path"], f["kind"]), set()).add((f["game"], r["seed"]))
+    width = max(len(p) for p in paths)
+    print(f"person: {len(results)} games ({', '.join(f'{g} {n}' for g, n in games_of.items())}) in {seconds:.0f} s")
+    print(f"{'path':<{width}}  {'runs':>5}  " + "  ".join(f"{k:>14}" for k in KINDS))
+    for path, n in paths.items():
+        row = [len(failed.get((path, k), ())) for k in KINDS]
+        print(f"{path:<{width}}  {n:>5}  " + "  ".join(f"{c or '-':>14}" for c in row))
+    everything = [f for r in results for f in r["failures"]]
+    print(f"{'game':<{width}}  {'games':>5}  " + "  ".join(f"{k:>14}" for k in KINDS) + "  {:>14}".format("any"))
+    for game, n in games_of.items():
+        hit = [{f["kind"] for f in r["failures"]} for r in results if r["game"] == game]
+        row = [sum(1 for kinds in hit if k in kinds) for k in KINDS] + [sum(1 for kinds in hit if kinds)]
+        print(f"{game:<{width}}  {n:>5}  " + "  ".join(f"{c or '-':>14}" for c in row))
+    for kind in KINDS:
+        found = [f for f in everything if f["kind"] == kind]
+        games_hit = {(f["game"], f["label"]) for f in found}
+        by_game = {g: sum(1 for x, _ in games_hit if x == g) for g in games_of}
+        print(f"{kind}: {len(found)} failures in {len(games_hit)} games "
+              f"({', '.join(f'{g} {n}' for g, n in by_game.items())})")
+        distinct, seen = [], set()  # the first of each game, command and detail
+        for f in found:
+            if (f["game"], f["path"].split()[0], f["detail"]) not in seen:
+                seen.add((f["game"], f["path"].split()[0], f["detail"]))
+                distinct.append(f)
+        for f in distinct[:4]:
+            print(f"  {f['label']}, {f['path']}: {f['detail']}")
+            print(f"    {f['command']}")
+    if not everything and not kept_all:
+        shutil.rmtree(keep, ignore_errors=True)
+    else:
+        print(f"person: the files of {'every game' if kept_all else 'the games that failed'} are in {keep}")
+
+
 BENCHMARKS = {"startup": startup, "replay": replay_speed, "sessions": sessions_speed, "export": export_speed,
               "export-instructions": export_instructions, "html": html_speed, "questions": questions_speed,
-              "analyse": analyse_speed, "decisions": decision_speed, "fuzz": fuzz, "simulate": simulate_speed}
+              "analyse": analyse_speed, "decisions": decision_speed, "fuzz": fuzz, "simulate": simulate_speed,
+              "person": person}
 
 if __name__ == "__main__":
     args = sys.argv[1:]
-    if "--games" in args:  # decisions --games N
-        del args[args.index("--games"):args.index("--games") + 2]
-    chosen = args or list(BENCHMARKS)
+    for flag in ("--games", "--storyteller", "--keep", "--jobs", "--only"):  # decisions --games N, person ...
+        if flag in args:
+            del args[args.index(flag):args.index(flag) + 2]
+    chosen = args or [name for name in BENCHMARKS if name != "person"]
     unknown = [name for name in chosen if name not in BENCHMARKS]
     if unknown:
         sys.exit(f"unknown benchmark {unknown[0]!r} (benchmarks: {', '.join(BENCHMARKS)})")
