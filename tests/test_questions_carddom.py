@@ -354,3 +354,22 @@ def test_a_value_is_never_set_beside_the_same_value_met_again():
     assert not [x for x in q.candidates(Occasion(Role("values", "9H")), game)[2] if ":character:" in x]
     game.asked |= {"location:KH:0", "people:9D:0"}  # three asked, one naming the goal: the next must
     assert q.choose(Occasion(Role("values", "9H")), game, Counter(), "1", 30).id.split(":")[4] == "character"
+
+
+def test_every_question_asked_is_one_the_game_asks_there_when_the_log_is_read_again(games):
+    """A replay checks each question against those the game could ask after that step: the
+    character named before the eighth card (when the goal was owed) and the first take asked
+    by its layer read as they were asked."""
+    from storyteller.play.questions import QuestionLog
+
+    reg = registry.get(GAME)
+    early = 0
+    for path in games:
+        log = read(path)
+        journal = QuestionLog.of(reg, log.header.seed)
+        walk(log, listeners=[journal])
+        assert journal.notes == [], (path.name, journal.notes)
+        assert all(a.valid for a in journal.asked.values())
+        early += sum(1 for a in journal.asked.values() if ":e:" in a.event.id and ":character:" in a.event.id
+                     and not a.event.id.startswith("@") and a.event.about is not None and a.event.about < 12)
+    assert early >= 10  # the goal comes back early in a game, before echoes are otherwise asked
