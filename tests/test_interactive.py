@@ -181,7 +181,7 @@ def test_play_in_a_real_terminal(tmp_path):
         child.expect("seed 7")
         child.expect("Enter to skip")
         child.send("From the forge." + ENTER)
-        child.expect("before your first step")  # the question before the first move
+        child.expect("a commoner seeking power")  # the question before the first move names who you are
         child.expect("Enter to skip")
         child.send(ENTER)
         child.expect("What do you do")
