@@ -116,7 +116,7 @@ def play(folder: Path, seed: str, player: str = "greedy", variants: tuple[str, .
 
 
 GAMES = [(seed, "greedy", ()) for seed in ("0", "5", "29")] + \
-    [(seed, "curious", ()) for seed in ("1", "5", "8", "13")] + \
+    [(seed, "curious", ()) for seed in ("1", "5", "8", "13")] + [("26", "curious", ("jokers=taken",))] + \
     [(seed, "random", ("jokers=taken", "overlord=anywhere")) for seed in ("2", "4", "10")]
 
 
@@ -326,3 +326,18 @@ def test_the_stories_are_valid_markdown_and_the_entries_keep_their_questions(gam
             if e["event"] == "journal" and e.get("prompt"):
                 assert e["prompt"] in story_measure.unescape_md(md)
                 assert e["prompt"] in html.unescape(page_html)
+
+
+def test_a_joker_where_the_people_should_be_leaves_no_one_to_give(games):
+    """Seed 26, Jokers lurking: both lie in the large city, where its people and their values
+    should be. The second is another of the same kind of thing, and the gift found there is
+    given by no one."""
+    path, md, _ = next(g for g in games if g[0].name == "carddom-26-curious-1.jsonl")
+    events = {e["n"]: e for e in map(json.loads, path.read_text(encoding="utf-8").splitlines()[1:])}
+    story = context(read(path))["story"]
+    city = next(c for c in story["chapters"] if c["title"] == "The large city")
+    told = {n: b["text"] for b in city["beats"] if b["kind"] in ("text", "joker") for n in b.get("steps", [])}
+    by_layer = {events[n]["to"].split()[-1]: text for n, text in told.items() if events[n]["event"] == "draw"}
+    assert "Joker" == card(next(e["card"] for e in events.values() if e.get("to") == f"stack {city['stack']} people")).rank
+    assert "another monster" in by_layer["values"] and "a monster" in by_layer["people"]
+    assert "no one" in by_layer["gift"].lower() and "they" not in by_layer["gift"].lower()

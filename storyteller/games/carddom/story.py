@@ -53,6 +53,7 @@ class CarddomTale(Tale):
         self.back: tuple[int, int] | None = None  # (stack, the move's n): come back to, told once something happens
         self.away = 0  # peoples told as far from home: the thought is worth saying a few times, not at every place
         self.answered: set[int] = set()  # the steps a journal entry answered a question about
+        self.jokers: list[str] = []  # what each Joker met in the realm was
 
     @property
     def begun(self) -> bool:
@@ -162,7 +163,11 @@ class CarddomTale(Tale):
                 self.opened[stack]["title"] = "A place of ill omen"
             kind = "doom" if fatal else "shadow"
             depth = "location" if layer == "location" else "deeper"
-            sentence = self.say(f"{kind} {depth}", p["phrasing"][kind][depth]).format(kind=self.doom["kind"])
+            what = self.doom["kind"]
+            if what in self.jokers:  # the second Joker met is the same kind of thing as the first
+                what = "another " + what.split(" ", 1)[1]
+            self.jokers.append(self.doom["kind"])
+            sentence = self.say(f"{kind} {depth}", p["phrasing"][kind][depth]).format(kind=what)
             self.add({"kind": "joker", "text": sentence})
             return
         if layer == "location":
@@ -175,14 +180,22 @@ class CarddomTale(Tale):
         elif layer == "values":
             value = p["values"][c.suits[0]]
             scale = p["scale"]["values"][c.rank]
-            sentence = self.say("values", p["phrasing"]["values"]).format(
-                value=value, Value=value.capitalize(), scale=scale)
+            kind = "values" if self._peopled(step, stack) else "values_unpeopled"
+            sentence = self.say(kind, p["phrasing"][kind]).format(value=value, Value=value.capitalize(), scale=scale)
             if c.rank in ("10", "Jack", "Queen", "King", "Ace"):  # cherished enough to show everywhere
                 image = self.say(f"image {c.suits[0]}", p["value_images"][c.suits[0]])
                 sentence = f"{sentence[:-1]}{'; ' if ':' in sentence else ': '}{image}."
         else:
-            sentence = self.say("gift", p["phrasing"]["gift"]).format(gift=self.t.thing(c.id, layer))
+            kind = "gift" if self._peopled(step, stack) else "gift_unpeopled"
+            sentence = self.say(kind, p["phrasing"][kind]).format(gift=self.t.thing(c.id, layer))
         self.add({"kind": "text", "text": sentence})
+
+    @staticmethod
+    def _peopled(step: Step, stack: int) -> bool:
+        """Whether a place has people to cherish a value or give a gift (under jokers=taken, a
+        Joker may lie where they should be)."""
+        cards = _carddom(step.after).stacks[stack - 1]
+        return len(cards) > 1 and not _joker(cards[1])
 
     def _people(self, card_id: str, stack_cards: list[str]) -> str:
         """The people of a place, and, the first few times, how far they are from the kind
@@ -493,10 +506,10 @@ class CarddomTeller(Teller):
         c = card(card_id)
         place = "the " + self.thing(cards[0], "location").split(" ", 1)[1] if not _joker(cards[0]) else "that place"
         folk = c if layer == "people" else card(cards[1]) if len(cards) > 1 and not _joker(cards[1]) else None
-        people = f"the {p['people'][folk.suits[0]]}" if folk is not None else "its people"
+        people = f"the {p['people'][folk.suits[0]]}" if folk is not None else place  # (a Joker where they were)
         gift = self.thing(card_id, "gift") if layer == "gift" else ""
         words = {"place": place, "people": people, "them": people, "value": p["values"][c.suits[0]],
-                 "gift": "their " + gift.removeprefix("a ") if gift else ""}
+                 "gift": ("their " if folk is not None else "the ") + gift.removeprefix("a ") if gift else ""}
         carried = p["carried"]
         if layer == "location":
             forms = carried["location"]["answered"] if answered else \
