@@ -335,6 +335,9 @@ class CarddomTale(Tale):
                 legs.append([way, [name], False])
             legs[-1][2] = legs[-1][2] or (r == ROWS and way == "deeper")
             row = r
+        if len(stops) == 1:
+            return f"Your road had begun and ended at {stops[0][1]}, on the near edge of the realm: of its eight " \
+                   "places you had seen only one."
         text = f"Your road had begun at {stops[0][1]}, on the near edge of the realm."
         if len(legs) > 3:  # a wandering road: the places in order, and how far it reached
             far = next((stack for stack, _ in stops if row_of(stack) == ROWS), None)
