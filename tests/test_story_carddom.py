@@ -342,3 +342,17 @@ def test_a_joker_where_the_people_should_be_leaves_no_one_to_give(games):
     assert card(people).rank == "Joker"
     assert "another monster" in by_layer["values"] and "a monster" in by_layer["people"]
     assert "no one" in by_layer["gift"].lower() and "they" not in by_layer["gift"].lower()
+
+
+def test_words_written_right_after_a_taking_name_it():
+    """The example won game was written before questions were logged: right after taking the
+    small plain of fields' own card, the player wrote of a clay seal dug from under its roots.
+    The tale leaves the thing to them ("something of" the place) instead of naming a
+    keepsake of its own, there and when the overlord is faced."""
+    log = read(Path(__file__).resolve().parents[1] / "examples" / "carddom-won.jsonl")
+    story = context(log)["story"]
+    seal = next(t for t in story["taken"] if t["from"] == "a small plain of fields")
+    assert seal["thing"] == "something of the small plain of fields"
+    md = render(log, "story")
+    assert md.index("something of the small plain of fields.") < md.index("a clay seal")
+    assert "Something of the small plain of fields was a match for the beast" in story["ending"]

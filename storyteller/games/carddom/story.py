@@ -54,6 +54,7 @@ class CarddomTale(Tale):
         self.away = 0  # peoples told as far from home: the thought is worth saying a few times, not at every place
         self.answered: set[int] = set()  # the steps a journal entry answered a question about
         self.jokers: list[str] = []  # what each Joker met in the realm was
+        self.took: int | None = None  # the step of a card just taken, while nothing else is told after it
 
     @property
     def begun(self) -> bool:
@@ -97,6 +98,7 @@ class CarddomTale(Tale):
         first, unless the beat tells it (``back``)."""
         if beat["kind"] in NARRATION:
             self.stamp(beat)
+            self.took = None
         if self.lord is not None:
             self.lord["beats"].append(beat)
             if beat["kind"] not in NARRATION:
@@ -117,6 +119,8 @@ class CarddomTale(Tale):
     def journal(self, beat: dict[str, Any]) -> None:
         if beat["about"] is not None:
             self.answered.add(beat["about"])
+        elif self.took is not None:  # written right after a taking, with nothing told since: about it
+            self.answered.add(self.took)
         self.add(beat)
 
     def oracle(self, beat: dict[str, Any]) -> None:
@@ -238,6 +242,7 @@ class CarddomTale(Tale):
             # a keepsake the player names in answer to a question about it is left for them to name
             self.add({"kind": "text", "text": frame.format(**words), "plain": frame.format(**plain)},
                      back=self.back is not None)
+            self.took = step.n
         elif isinstance(move, Face):
             self._lord(step)
 
@@ -259,7 +264,7 @@ class CarddomTale(Tale):
 
     def _thing(self, taken: dict[str, Any]) -> str:
         """What a card taken is on the road: as the player named it, when they answered a
-        question about it, else in the tale's words."""
+        question about it or wrote of it right after taking it, else in the tale's words."""
         return taken["plain"] if taken["step"] in self.answered else taken["thing"]
 
     # -- the whole story --------------------------------------------------------------------
