@@ -22,6 +22,7 @@ a few).
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 import tempfile
@@ -65,7 +66,6 @@ def play_all(game: str, seeds: list[str], folder: Path, moves: dict[str, list[st
 
     from storyteller import registry
     from storyteller.ui.drivers import AnswersDriver
-    from storyteller.log.file import read
     from storyteller.play.session import Session
 
     os.environ["STORYTELLER_HOME"] = str(folder)
@@ -81,7 +81,7 @@ def play_all(game: str, seeds: list[str], folder: Path, moves: dict[str, list[st
             driver.begin(session, resumed=False)
             session.run(driver)
         session.close()
-        out.append(list(read(path).events))
+        out.append([json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()[1:]])
     return out
 
 

@@ -66,6 +66,8 @@ def test_a_move_that_gives_away_a_sure_win_is_a_blunder_and_fatal_when_the_solve
     assert a.winnable_until == second.n
     assert a.turning is second and a.branch_step == second.n - 1
     assert f"step {second.n}" in a.verdict and "leave with what you found" in a.verdict
+    assert "went from near certain to about" in a.verdict  # in a player's words: no "%", no "points"
+    assert "%" not in a.verdict and "points" not in a.verdict
     assert a.result == 0.0 and a.outcome == "lost"
 
 
@@ -336,3 +338,10 @@ def test_the_default_takes_fewer_samples_for_a_long_game(doors, tmp_path, cli):
     assert 12 <= long.samples < 32 and long.complete
     short = analyse(read(play_doors(cli, tmp_path, "2", "open", "open")), jobs=1, solve=False)
     assert short.samples == 32
+
+
+def test_chances_are_said_in_a_players_words():
+    from storyteller.study.analysis import chances
+
+    assert [chances(x) for x in (0.0, 0.25, 0.1, 0.72, 1.0)] == [
+        "none", "about 1 in 4", "about 1 in 10", "about 7 in 10", "near certain"]

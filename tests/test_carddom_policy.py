@@ -310,10 +310,10 @@ def test_the_terminal_offers_the_hint_and_shows_why(tmp_path):
             return super().choose(session)
 
     # Skip the character's question and the one before the first move; the menu: enter 1,
-    # enter 2, journal, hint; then enter 1.
+    # enter 2, journal, oracle, hint; then enter 1.
     from helpers import questions_before_first_move
 
-    keys = "\r" * questions_before_first_move("carddom", "3") + "\x1b[B" * 3 + "\r" + "\r" + "\r"
+    keys = "\r" * questions_before_first_move("carddom", "3") + "\x1b[B" * 4 + "\r" + "\r" + "\r"
     buffer = io.StringIO()
     path = tmp_path / "hint.jsonl"
     with create_pipe_input() as pipe:

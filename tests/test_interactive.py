@@ -64,10 +64,10 @@ def test_a_guided_game_with_journal_entries_then_save(tmp_path):
         + "Wet leaves everywhere." + ENTER  # the forest's question
         # moves now: explore, take 10C, move 2, move 3 -> "Write a journal entry" is 4 down
         + menu_keys(4) + "A note between moves." + ENTER
-        + menu_keys(5)  # "Undo the last move" after the journal entry
+        + menu_keys(7) + "y"  # "Undo the last move", below the journal, the oracle and the hint; confirmed
         + menu_keys(0)  # enter at stack 1 again (after the undo, the same card comes back)
         + ENTER  # skip the question
-        + menu_keys(9)  # explore, take, move 2, move 3, journal, undo, hint, oracle, rules -> save and quit
+        + menu_keys(9)  # explore, take, move 2, move 3, journal, oracle, hint, undo, rules -> save and quit
     )
     # The menu positions are computed from what the table offers; check them on the screen too.
     result, path, screen = run_player(tmp_path, keys)
@@ -245,3 +245,38 @@ def test_the_hint_names_its_move_in_a_sentence_and_says_why(tmp_path):
     move, *why = (line.strip("│ ") for line in panel[1:])
     assert move == "Move on to stack 3 (row 2, left; unexplored)."  # the move, as a sentence
     assert " ".join(why).endswith("would add a rank or a suit if found there."), panel
+
+
+@pytest.mark.timeout(20)
+def test_undo_asks_before_it_takes_a_move_back(tmp_path):
+    """Undo sits apart from the journal and asks first: a slip of the arrow key loses nothing."""
+    keys = (ENTER + ENTER + ENTER + ENTER  # skip two questions, enter at stack 1, skip its question
+            + menu_keys(7) + "n"  # "Undo the last move"... no
+            + menu_keys(9))  # save and quit
+    result, path, screen = run_player(tmp_path, keys)
+    assert result == "saved"
+    assert "Taken back" not in screen  # (the prompts go to prompt_toolkit's output, not the console)
+    events = read_events(path)[1:]
+    assert "undo" not in [e["event"] for e in events] and last_of(events, "decision")["action"] == "enter 1"
+
+
+@pytest.mark.timeout(20)
+def test_after_the_oracle_the_player_says_what_it_means_and_the_story_keeps_it(tmp_path, cli):
+    keys = (ENTER + ENTER + ENTER + ENTER  # skip two questions, enter at stack 1, skip its question
+            + menu_keys(5) + "Is the <ford> guarded?" + ENTER + ENTER  # the oracle, almost certain
+            + "The *ford* is watched: I go round." + ENTER  # what the answer means
+            + menu_keys(9))
+    result, path, _ = run_player(tmp_path, keys)
+    assert result == "saved"
+    events = read_events(path)[1:]
+    oracle = last_of(events, "oracle")
+    asked, entry = events[-2:]
+    assert asked["event"] == "question" and asked["about"] == oracle["n"]
+    assert asked["text"] == "What does that answer mean for your story?"
+    assert entry["event"] == "journal" and entry["question"] == asked["n"] and entry["prompt"] == asked["text"]
+    story = cli("export", path, "--story", "-o", "-").out
+    said, meaning, words = (story.find(w) for w in ("Is the \\<ford", "*What does that answer mean",
+                                                      "> The \\*ford\\* is watched"))
+    assert 0 <= said < meaning < words
+    assert cli("replay", path, "--plain").code == 0  # the question is one the game asks there: no note
+    assert "not one the game asks" not in cli("replay", path, "--plain").out

@@ -75,7 +75,7 @@ def test_a_real_table_in_a_real_terminal(tmp_path):
         child.send(CLEAR_LINE + "7s" + ENTER)
         child.expect("Revealed the 7 of Spades as the location of stack 1")
         skip_questions(child, "What do you do")
-        pick(child, 5)  # Explore, Move, Move, (line), Journal, Undo, "I entered the wrong card"
+        pick(child, 7)  # Explore, Move, Move, (line), Journal, Oracle, Hint, (line), Undo, "I entered the wrong card"
         child.expect("Enter what you really turned up")
         child.send("8 of spades" + ENTER)
         child.expect("Revealed the 8 of Spades as the location of stack 1")
@@ -85,7 +85,9 @@ def test_a_real_table_in_a_real_terminal(tmp_path):
         child.send("jack of clubs" + ENTER)
         child.expect("Revealed the Jack of Clovers as the people of stack 1")
         skip_questions(child, "What do you do")
-        pick(child, 4)  # undo the explore
+        pick(child, 6)  # undo the explore (three moves, the journal, the oracle, the hint, then undo)...
+        child.expect("Take back your last move")
+        child.send("y")  # ...once asked
         child.expect("will not ask for them again")
         child.expect("What do you do")
         pick(child, 0)  # explore again: the Jack of Clovers is already known

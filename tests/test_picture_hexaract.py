@@ -115,7 +115,8 @@ def check_picture(state, small: bool, prefix: str) -> None:
     desc = root.find(f"{SVG}desc")
     assert title is not None and title.text and title.text.strip() == pic.title
     assert desc is not None and desc.text and desc.text.strip() == pic.desc
-    assert f"Harm: {state.harm} of {HARM_LIMIT}" in pic.desc
+    harm = min(state.harm, HARM_LIMIT)  # past the limit, the whole and more: never "11 of 10"
+    assert f"Harm: {harm} of {HARM_LIMIT}" in pic.desc and f"of {HARM_LIMIT}" not in pic.desc.replace(f"{harm} of", "")
     for c in [*(c for c in state.journey if c is not None), *state.ace_rewards]:
         assert decktet.label(c) in pic.desc or decktet.name(c) in pic.desc
     if state.roll is not None:

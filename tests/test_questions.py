@@ -40,6 +40,11 @@ def asked(path: Path) -> list[dict]:
 # -- the bank -----------------------------------------------------------------------------------
 
 
+def live(entries: list) -> list[str]:
+    """The words of a list's questions still asked (one an editor cut stays, retired)."""
+    return [e["text"] if isinstance(e, dict) else e for e in entries if not (isinstance(e, dict) and e.get("retired"))]
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_every_card_in_every_role_has_its_questions_and_each_game_hundreds(game):
     q = registry.get(game).questions
@@ -48,15 +53,16 @@ def test_every_card_in_every_role_has_its_questions_and_each_game_hundreds(game)
     for role, block in bank.roles.items():
         for card, written in block["cards"].items():
             assert len(written) >= 2, f"{role}/{card}: at least two variants, the later ones deeper"
-            texts.update(written)
+            texts.update(live(written))
         for suit, leads in block.get("compose", {}).get("suit", {}).items():
-            assert all("{card}" in lead or "{Card}" in lead for lead in leads), f"{role}/{suit}: a lead names its card"
+            named = all("{card}" in lead or "{Card}" in lead for lead in live(leads))
+            assert named, f"{role}/{suit}: a lead names its card"
     for moment, written in bank.moments.items():
         assert len(written) >= 6, f"moment {moment}: at least six"
         assert len(bank.moment_echo.get(moment, [])) >= 6, f"moment {moment}: echoes naming the game's cards"
-        texts.update(written)
+        texts.update(live(written))
     assert not [t for t, n in texts.items() if n > 1], "no question is written twice"
-    assert len(texts) >= 250
+    assert bank.size() >= 250  # still asked
     for text in texts:  # open questions, addressed to the player: none to answer with a yes or a no
         last = re.split(r"(?<=[.:;!])\s+", text.strip())[-1]
         assert text.endswith("?") and not YES_NO.match(last), text

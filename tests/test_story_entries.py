@@ -91,3 +91,28 @@ def test_the_story_says_whose_words_the_quotes_are_only_when_there_are_any(cli, 
     for fmt in ("markdown", "html"):
         story = export(cli, kept, fmt)
         assert said in story and "Rain ANSWER" in story, fmt
+
+
+@pytest.mark.parametrize("game", ["carddom", "adaman", "cascades", "hexaract"])
+def test_what_the_oracle_meant_follows_it_in_every_export(cli, tmp_path, game):
+    """From an answers file: an oracle question, then a journal line says what the answer
+    means; every format exports it, and the story tells the meaning right after the answer."""
+    log = play(cli, tmp_path, game, "4", ["1", "oracle even: Is the <road> *watched*?",
+                                          "journal: MEANING: someone [waits] there.", "quit"])
+    asked = [e for e in events(log) if e["event"] == "question"][-1]
+    assert asked["text"] == "What does that answer mean for your story?"
+    for fmt in ("markdown", "html"):
+        story = export(cli, log, fmt)
+        oracle, meaning = positions(story, "road", "MEANING")
+        assert oracle < story.find("What does that answer mean") < meaning, fmt
+    from storyteller.core.formats import FORMATS
+
+    for fmt in FORMATS.values():
+        if fmt.name == "pdf":
+            continue
+        for kind in fmt.kinds:
+            r = cli("export", log, "--format", fmt.name, *([f"--{kind}"] if kind in ("story", "playthrough") else []),
+                    "-o", "-")
+            assert r.code == 0 and "MEANING" in r.out, (fmt.name, kind, r.err)
+    replay = cli("replay", log, "--plain")
+    assert replay.code == 0 and "not one the game asks" not in replay.out

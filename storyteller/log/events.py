@@ -14,7 +14,7 @@ Every further line is one :class:`Event`, numbered from 1 in ``n`` and stamped `
 - :class:`DiceRolled` (``roll``): ``dice``, ``index``;
 - :class:`Decision` (``decision``): ``action`` (the move's stable key) and ``text`` (the words shown);
 - :class:`Question` (``question``): a journaling question asked, answered or not: its stable
-  ``id``, its ``text``, and the draw, roll, decision or end it follows (``about``; none for
+  ``id``, its ``text``, and the draw, roll, decision, end or oracle question it follows (``about``; none for
   the question asked before the first move);
 - :class:`JournalEntry` (``journal``): the player's words, verbatim: ``text``, the ``prompt``
   they answered, the draw or roll they are ``about``, the ``question`` event they answer;
@@ -481,7 +481,8 @@ class JournalEntry(Event):
 @record(frozen=True)
 class Question(Event):
     """A journaling question asked (answered or not): its stable ``id`` and its ``text``, and
-    the draw, roll, decision or end it follows (``about``; None before the first move)."""
+    the draw, roll, decision, end or oracle question it follows (``about``; None before the
+    first move)."""
 
     id: str
     text: str
@@ -494,8 +495,8 @@ class Question(Event):
     @classmethod
     def _read(cls, f: _Fields) -> Question:
         qid, text = f.text("id"), f.text("text", WORDS, plain=False)
-        about = (f.earlier_event("about", (CardDrawn, DiceRolled, Correction, Decision, End),
-                                 "draw, roll, decision or end", numbered="event")
+        about = (f.earlier_event("about", (CardDrawn, DiceRolled, Correction, Decision, End, OracleQuestion),
+                                 "draw, roll, decision, end or oracle question", numbered="event")
                  if "about" in f.record else None)
         return cls(f.number, at=f.at, id=qid, text=text, about=about)
 

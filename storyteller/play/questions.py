@@ -45,7 +45,7 @@ from typing import TYPE_CHECKING, Any
 from collections.abc import Iterable, Sequence
 
 from storyteller.core.rng import Stream
-from storyteller.log.events import Correction, End, JournalEntry, OracleQuestion, Undo, Visitor
+from storyteller.log.events import Correction, End, JournalEntry, Undo, Visitor
 from storyteller.log.events import Question as QuestionEvent
 from storyteller.log.replay import Step
 from storyteller.core.engine import Result
@@ -582,6 +582,10 @@ class Asked:
         return self.event.about
 
 
+ORACLE_QUESTION = "oracle"  # the id of the question asked after the oracle's answer
+ORACLE_MEANING = "What does that answer mean for your story?"
+
+
 class QuestionLog(Visitor):
     """The journaling questions of one game, heard step by step in the order the game was
     played: live, in a resumed game's replay and in any later reading of its log alike, so
@@ -594,8 +598,6 @@ class QuestionLog(Visitor):
     each question the game could not have asked there. A driver that asks questions asks
     them through it (:meth:`ask`)."""
 
-    ignores = (OracleQuestion,)
-
     def __init__(self, questions: Questions, seed: str, history: Counter | None = None,
                  setting: str = "every-reveal") -> None:
         self.questions = questions
@@ -603,6 +605,7 @@ class QuestionLog(Visitor):
         self.asked: dict[int, Asked] = {}  # by the question's n
         self.notes: list[str] = []
         self.ended: tuple[int, str] | None = None  # the end's n and result
+        self.oracles: set[int] = set()  # the n of every question asked of the oracle
 
     @classmethod
     def of(cls, registration: Registration, seed: str, path: Path | None = None, setting: str = "every-reveal",
@@ -647,10 +650,18 @@ class QuestionLog(Visitor):
         self.ended = (step.n, step.event.result)
         self.asker.game.state = step.after
 
+    def on_oracle(self, step: Step) -> None:
+        self.oracles.add(step.n)
+
     def on_question(self, step: Step) -> None:
         e = step.event
         assert isinstance(e, QuestionEvent)
         questions, asker = self.questions, self.asker
+        if e.about is not None and e.about in self.oracles:  # what the oracle's answer means
+            self.asked[e.n] = Asked(e, e.id == ORACLE_QUESTION and e.text == ORACLE_MEANING, [])
+            if not self.asked[e.n].valid:
+                self.notes.append(f"line {e.n + 1}: the question asked here is not one the game asks after that step")
+            return
         if e.about is None:
             occasion = questions.start(asker.game)
             asker.started = True
@@ -697,6 +708,12 @@ class QuestionLog(Visitor):
         if question is None:
             return None
         return question, session.question(question.id, question.text, about)
+
+    def ask_oracle(self, session: Any, oracle: Any) -> tuple[Question, Any]:
+        """After the oracle's answer (``oracle``: its event), what it means for the story: the
+        start of a journal entry, asked every time."""
+        question = Question(ORACLE_QUESTION, ORACLE_MEANING, ())
+        return question, session.question(question.id, question.text, oracle.n)
 
     def answer(self, session: Any, text: str, asked: tuple[Question, Any]) -> None:
         """Write the player's words as the answer to ``asked`` (a question and its event)."""

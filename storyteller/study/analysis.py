@@ -531,8 +531,21 @@ def _winnable(out: Analysis, w: Any, steps: list[Any], points: list[State], reg:
             out.fatal = mark
 
 
-def _percent(x: float) -> str:
-    return f"{x * 100:.0f}%"
+def chances(x: float) -> str:
+    """A chance to win as a player says it: "none", "about 1 in 4", "about 7 in 10", "every
+    one" (a share of the games played on from there)."""
+    if x < 0.005:
+        return "none"
+    if x > 0.995:
+        return "near certain"
+    if x < 0.5:
+        return f"about 1 in {max(2, round(1 / x))}"
+    return f"about {round(x * 10)} in 10" if round(x * 10) < 10 else "near certain"
+
+
+def _cost(x: float) -> str:
+    """Chances given away, as a player says it: "about 3 in 100"."""
+    return f"about {max(1, round(x * 100))} in 100"
 
 
 def _verdict(out: Analysis, log: Any) -> None:
@@ -546,21 +559,22 @@ def _verdict(out: Analysis, log: Any) -> None:
     words: list[str] = []
     if turning is not None:
         prefer = f"; the built-in player's choice: {_lower(turning.best)}" if turning.best_key != turning.key else ""
-        words.append(f"The turning point was step {turning.n}, {_lower(turning.text)}: your chance fell from "
-                     f"{_percent(turning.before)} to {_percent(turning.after)}{prefer}.")
+        words.append(f"The turning point was step {turning.n}, {_lower(turning.text)}: your chances of winning "
+                     f"went from {chances(turning.before)} to {chances(turning.after)}{prefer}.")
         out.branch_step = _branch_step(log, turning.n)
     elif marked:
         big = max(marked, key=lambda m: m.lost)
         if big.lost >= 0.005:
-            words.append(f"No move gave much away: the most was {big.lost * 100:.0f} points, at step {big.n}.")
+            words.append(f"No move gave much away: the costliest, at step {big.n}, lowered your chances by "
+                         f"{_cost(big.lost)}.")
         else:
             words.append("No move gave anything away.")
     fatal = out.fatal
     if out.outcome == "won":
         if out.luck >= 0.2:
-            words.append(f"You won, and the cards helped: {out.luck * 100:.0f} points of luck.")
+            words.append("You won, and the cards were kind to you.")
         elif out.luck <= -0.2:
-            words.append(f"You won against the cards: {-out.luck * 100:.0f} points of bad luck.")
+            words.append("You won against the cards: they fell badly for you.")
     elif fatal is not None:
         same = turning is not None and fatal.n == turning.n
         hidden = ", though nothing a player could see showed it then" if fatal.lost < LABELS[-1][0] else ""
@@ -572,10 +586,10 @@ def _verdict(out: Analysis, log: Any) -> None:
     elif out.winnable_why and out.winnable_why.startswith("with every card known"):
         words.append("With every card known, no order of play could have won this deal.")
     if out.outcome == "lost" and turning is None and out.luck <= -0.2:
-        words.append(f"The cards decided it: {-out.luck * 100:.0f} points of bad luck.")
+        words.append("The cards decided it: they fell badly, whatever you chose.")
     abandon = next((m for m in out.decisions if m.key == "abandon"), None)
     if abandon is not None:
-        words.append(f"You left the game with a {_percent(abandon.before)} chance to win.")
+        words.append(f"You left the game with chances of winning of {chances(abandon.before)}.")
     if not out.complete:
         words.append("(The analysis was stopped early: it covers the game up to where it stopped.)")
     out.verdict = " ".join(words)

@@ -292,6 +292,7 @@ class Story(Visitor):
 
     def on_oracle(self, step: Step) -> None:
         assert isinstance(step.event, OracleQuestion)
+        self.steps[step.n] = step  # an entry after it says what the answer means
         self.tale.oracle(oracle_beat(step.event))
 
     def on_draw(self, step: Step) -> None:

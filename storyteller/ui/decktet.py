@@ -25,6 +25,20 @@ def card_text(card_id: str, plain: bool = False, short: bool = False) -> Text:
     return out
 
 
+def suit_legend(plain: bool = False) -> Text | None:
+    """The six suits' symbols, each with its name ("Suits: ☾ Moons ☀ Suns ..."), for a screen
+    that shows cards by their symbols; None in plain words, which name the suits."""
+    if plain:
+        return None
+    out = Text("Suits: ", style="dim")
+    for i, suit in enumerate(decktet.SUITS):
+        info = suit_info(suit)
+        out.append("  " if i else "")
+        out.append(info["symbol"], style=f"bold {info['colour']}")
+        out.append(f" {suit}", style="dim")
+    return out
+
+
 def cards_text(card_ids, plain: bool = False, sep: str = ", ", empty: str = "none") -> Text:
     out = Text()
     for i, card_id in enumerate(card_ids):

@@ -317,6 +317,8 @@ class AnswersDriver(_Narrating):
         event = session.oracle(question, odds, rolled)
         _out(f"  Oracle ({oracle.ODDS_WORDS[odds]}): {question}")
         _out(f"    {oracle_words(event)}")
+        assert self.journal is not None
+        self._answer(session, self.journal.ask_oracle(session, event))  # a journal line next says what it means
 
     def choose(self, session: Session):
         assert self.journal is not None

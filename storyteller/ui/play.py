@@ -85,13 +85,14 @@ def choose(term, session: Session, policy=None, journal: QuestionLog | None = No
         choices: list[Any] = screen.menu(session.state, legal, term)
         choices.append(None)
         choices.append(("Write a journal entry", Entry.JOURNAL))
+        choices.append(("Ask the oracle a yes/no question", Entry.ORACLE))
+        if policy is not None:
+            choices.append(("Hint: what would the built-in player do?", Entry.HINT))
+        choices.append(None)  # what changes the game, set apart from the journal
         if session.can_undo():
             choices.append(("Undo the last move", Entry.UNDO))
         if session.can_correct():
             choices.append((_wrong_entry(session), Entry.CORRECT))
-        if policy is not None:
-            choices.append(("Hint: what would the built-in player do?", Entry.HINT))
-        choices.append(("Ask the oracle a yes/no question", Entry.ORACLE))
         choices += [("Show the rules", Entry.RULES), ("Save and quit", Entry.QUIT),
                     ("Abandon this game", Entry.ABANDON)]
         picked = term.select("What do you do?", choices)
@@ -102,6 +103,8 @@ def choose(term, session: Session, policy=None, journal: QuestionLog | None = No
         elif picked is Entry.UNDO:
             done = session.last_decision()
             taken = (done.text if done.text is not None else done.action) if done is not None else ""
+            if not term.confirm(f"Take back your last move ({clean(taken)})?", default=False):
+                continue
             term.print(f"[dim]Taken back: {escape(clean(taken))}[/dim]")
             if session.table is not None:
                 term.print("[dim]Cards you turned up and dice you rolled stay where they are: "
@@ -117,7 +120,7 @@ def choose(term, session: Session, policy=None, journal: QuestionLog | None = No
                 move = hint.action.text if hint.action.text.endswith((".", "!", "?")) else hint.action.text + "."
                 term.print(Panel(f"{escape(move)}\n[dim]{escape(hint.why)}[/dim]", title="Hint", title_align="left"))
         elif picked is Entry.ORACLE:
-            ask_oracle(term, session)
+            ask_oracle(term, session, journal)
         elif picked is Entry.RULES:
             term.print(Markdown(clean(game.rules_markdown())))
         elif picked is Entry.ABANDON:
@@ -163,9 +166,10 @@ ODDS_CHOICES = [("Almost certain (90%)", "almost-certain"), ("Likely (75%)", "li
                 ("Unlikely (25%)", "unlikely"), ("A small chance (10%)", "small-chance")]
 
 
-def ask_oracle(term, session: Session) -> None:
+def ask_oracle(term, session: Session, journal: QuestionLog | None = None) -> None:
     """A yes/no question about the story, its odds, and the oracle's answer with a spark:
-    logged, and nothing of the game changes. At a real table the player rolls the d100."""
+    logged, and nothing of the game changes. At a real table the player rolls the d100.
+    Then what the answer means, as the start of a journal entry (Enter skips)."""
     from storyteller.ui.drivers import oracle_words
 
     question = term.text("Ask the oracle (a yes/no question about your story):",
@@ -184,6 +188,8 @@ def ask_oracle(term, session: Session) -> None:
         rolled = int(term.autocomplete("Roll a d100 (two ten-sided dice): what did you roll?", [], check).strip())
     event = session.oracle(question, odds, rolled)
     term.print(Panel(Text(clean(f"{question}\n{oracle_words(event)}")), title="The oracle", title_align="left"))
+    if journal is not None:
+        ask(term, session, journal, journal.ask_oracle(session, event))
 
 
 def told(term, title: str, lines: list[str]) -> None:

@@ -7,6 +7,7 @@ tests drive the same code a player does.
 from __future__ import annotations
 
 import os
+import textwrap
 from collections.abc import Sequence
 from typing import Any
 
@@ -28,14 +29,36 @@ class Terminal:
     def print(self, *things: Any, **kwargs: Any) -> None:
         self.console.print(*things, **kwargs)
 
+    # -- words that fit: questionary leaves a long line to the terminal, which cuts it
+    # wherever the edge falls ("Who keep/s it?"); so every question, option and message is
+    # wrapped here, at word boundaries, to the terminal's width.
+
+    @property
+    def width(self) -> int:
+        return max(self.console.width, 20)
+
+    def fit(self, text: str, indent: int, after: str = "") -> str:
+        """``text`` wrapped at spaces to the terminal's width, every line but the first
+        indented by ``indent`` (the first follows a prefix as wide: "? ", " » "), and room
+        left on its last line for ``after`` (an instruction, shown after it), or the
+        instruction goes to a line of its own. A word wider than a line is left whole."""
+        room = self.width - 1 - indent  # the last column left free: some terminals wrap on it
+        lines: list[str] = []
+        for paragraph in text.split("\n"):
+            lines += textwrap.wrap(paragraph, room, break_long_words=False, break_on_hyphens=False) or [""]
+        if after and len(lines[-1]) + 1 + len(after) > room:
+            lines.append("")
+        return ("\n" + " " * indent).join(lines)
+
     def select(self, message: str, choices: Sequence[tuple[str, Any] | None], default: Any = None) -> Any:
         """One of ``choices`` ((title, value) pairs; None draws a separator line)."""
         items = [
-            questionary.Separator() if c is None else questionary.Choice(title=c[0], value=c[1])
+            questionary.Separator() if c is None else questionary.Choice(title=self.fit(c[0], 3), value=c[1])
             for c in choices
         ]
         chosen = questionary.select(
-            message, choices=items, default=default, use_shortcuts=False, use_indicator=False, **self._io
+            self.fit(message, 2), choices=items, default=default, use_shortcuts=False, use_indicator=False,
+            **self._io,
         ).unsafe_ask()
         return chosen
 
@@ -46,10 +69,11 @@ class Terminal:
             kwargs["instruction"] = instruction
         too_long = f"At most {limit:,} characters, please: a journal entry holds no more."
         kwargs["validate"] = lambda typed: len(typed) <= limit or too_long
-        return questionary.text(message, **kwargs).unsafe_ask() or ""
+        return questionary.text(self.fit(message, 2, instruction or ""), **kwargs).unsafe_ask() or ""
 
     def autocomplete(self, message: str, choices: Sequence[str], validate) -> str:
         """Free text with completion over ``choices``; ``validate(text)`` is True or why not."""
+        message = self.fit(message, 2)
         if not choices:  # nothing to complete (dice): plain text, checked the same way
             return questionary.text(message, validate=validate, **self._io).unsafe_ask() or ""
         return questionary.autocomplete(
@@ -57,8 +81,9 @@ class Terminal:
         ).unsafe_ask() or ""
 
     def confirm(self, message: str, default: bool = True) -> bool:
-        return bool(questionary.confirm(message, default=default, **self._io).unsafe_ask())
+        return bool(questionary.confirm(self.fit(message, 2, "(y/N)"), default=default, **self._io).unsafe_ask())
 
     def checkbox(self, message: str, choices: Sequence[tuple[str, Any]], validate=None) -> list[Any]:
-        items = [questionary.Choice(title=t, value=v) for t, v in choices]
-        return questionary.checkbox(message, choices=items, validate=validate, **self._io).unsafe_ask() or []
+        items = [questionary.Choice(title=self.fit(t, 5), value=v) for t, v in choices]
+        asked = questionary.checkbox(self.fit(message, 2), choices=items, validate=validate, **self._io)
+        return asked.unsafe_ask() or []

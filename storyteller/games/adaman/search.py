@@ -216,24 +216,26 @@ class AdamanSearch(AdamanGreedy):
             if chance >= 1.0 - 1e-9:
                 why = f"Controlling {name} wins however the last {cards} of the deck come."
             elif chance > 0:
-                why = (f"Controlling {name} wins {round(100 * chance)}% of the ways the last {cards} of the deck can "
-                       f"come, more than any of the {tried} plays weighed.")
+                why = (f"Controlling {name} wins in {round(100 * chance)} of every 100 ways the last {cards} of the "
+                       f"deck can come: more than any other of the {tried} plays.")
             else:
-                why = f"However the last {cards} of the deck come, no play can win: {name} is the greedy choice."
+                why = (f"However the last {cards} of the deck come, no play can win now; the quick player would "
+                       f"control {name}.")
         else:
             wins, of = how[1], how[2]
             if wins == 0:
-                why = f"No play won any of {of} sampled deals played on: {name} is the greedy choice."
+                why = (f"Played on {of} times from here, the hidden cards shuffled each time, no play ever won; the "
+                       f"quick player would control {name}.")
             else:
-                why = (f"Controlling {name} won {wins} of {of} sampled deals played on, "
-                       f"the best of the {tried} plays tried.")
+                why = (f"Played on {of} times from here, the hidden cards shuffled each time, controlling {name} won "
+                       f"{wins} of them: the best of the {tried} plays tried.")
         return Hint(Action(move, state.describe(move)), why)
 
 
 def _odds(chance: float, how: tuple) -> str:
     if how[0] == "exact":
-        return f"winning {round(100 * chance)}% of the ways the last cards can come"
-    return f"it won {how[1]} of {how[2]} sampled deals played on"
+        return f"winning in {round(100 * chance)} of every 100 ways the last cards can come"
+    return f"it won {how[1]} of {how[2]} games played on from here, the hidden cards shuffled each time"
 
 
 def plan(t: core.Tables, waits: int, slot: int, cap: int, res: int, court: int, seen: list[int], unseen: int,

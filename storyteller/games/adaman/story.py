@@ -1,19 +1,26 @@
-"""Adaman told as the heir's conspiracy: who sat at court and in the capital, who was
-bought, tricked or eliminated with what, and how close the court came to finding out."""
+"""Adaman told as the heir's conspiracy: the capital, your means and the court as the cards
+were dealt, each play that bought, tricked or eliminated someone, and how close the court
+came to finding you out.
+
+Every card is told where it was dealt, in the world's words (prompts/adaman.json ``cards``:
+what it was doing in the capital, what it gave you in your hands, how a personality sat at
+court), once, with its name in passing; a card a journaling question was about is told last
+in its paragraph, in a short line that leaves the question its image, and the answer follows
+it. What a play spent is one line of mechanics beside its narration."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from storyteller.core import decktet
-from storyteller.games.adaman.rules import COURT_LIMIT, PERSON, RANK, Control, Shift, landing
+from storyteller.games.adaman.rules import COURT_LIMIT, PERSON, RANK, SPENT, Control, Shift, landing
 from storyteller.core.narrative import pick
-from storyteller.core.engine import Move
+from storyteller.core.engine import Move, Result
 from storyteller.log.events import CardDrawn, Revealed
 from storyteller.log.replay import Step
 from storyteller.telling.stories import Tale, Teller
 from storyteller.telling.meanings import info, meaning as card_meaning
-from storyteller.core.words import cap
+from storyteller.core.words import cap, join_and
 
 
 def _landing(event: CardDrawn) -> str:
@@ -35,16 +42,22 @@ def _verb(paid: tuple[str, ...], seed: str, target: str) -> str:
     return pick(["bought", "tricked"], seed, "verb", target)  # by the card, not the line: questions move lines
 
 
+PLAYERS = ("entry", "consulted")  # the player's own beats in the tale: a journal entry, a question to the oracle
+
+
 class AdamanTale(Tale):
-    """How things stood after the setup (the first deal), then the plot: each arrival at
-    court, each play and each move of the Excuse, with the journal entries between them.
-    The beats that come again and again (an arrival, a play, the count of those still
-    free) take their words from the phrasing lists in turn (:meth:`Tale.say`)."""
+    """The game as it was dealt and played, told at the end (:meth:`finish`), when the tale
+    knows which cards a question followed: each step becomes an item (a card dealt, the
+    Excuse, a move of the Excuse, a play; journal entries and oracle questions where they
+    fell), and the items become paragraphs. The first deal is ``deal``; the plot (``acts``)
+    opens with the first play, move of the Excuse or question to the oracle, as the picture
+    module's moments do; a play on a personality opens a paragraph of its own (its ``verb``
+    and ``target``), with what it spent as ``mechanics``."""
 
     def __init__(self, teller: AdamanTeller, seed: str, walk) -> None:
         super().__init__(teller, seed, walk)
         self.setup: dict[str, list[str]] = {"capital": [], "court": [], "resources": []}
-        self.acts: list[dict[str, Any]] = []
+        self.items: list[dict[str, Any]] = []
         self.in_setup = True  # until the first play
         self.at_court: list[str] = []  # in the order they came
         self.closest = 0  # the most personalities at court at once
@@ -52,114 +65,279 @@ class AdamanTale(Tale):
         self.people = walk.state.personalities()
         self.people_total = len(self.people)
         self.controlled: list[str] = []
+        self.seen: set[str] = set()  # the personalities dealt so far
 
     @property
     def begun(self) -> bool:
-        return not self.in_setup
+        return bool(self.items)
 
-    def narrate(self, text: str, **extra: Any) -> None:
-        self.acts.append({"kind": "text", "text": text, **extra})
+    def item(self, kind: str, **fields: Any) -> None:
+        self.items.append(self.stamp({"item": kind, **fields}))
 
     def journal(self, beat: dict[str, Any]) -> None:
-        self.acts.append(beat)
+        self.items.append({"item": "entry", "beat": beat})
 
     def oracle(self, beat: dict[str, Any]) -> None:
-        self.acts.append(beat)
+        self.items.append({"item": "consulted", "beat": beat})
 
-    def seat(self, card_id: str) -> None:
+    def seat(self, card_id: str) -> dict[str, Any]:
+        """A personality at court: how full the court is now, and whether it was ever this full."""
+        worst = self.closest
         if card_id not in self.at_court:
             self.at_court.append(card_id)
         self.closest = max(self.closest, len(self.at_court))
+        return {"crowd": len(self.at_court), "worst": len(self.at_court) > worst}
 
     def number(self, n: int) -> str:
         words = self.p["numbers"]
         return words[n] if n < len(words) else str(n)
 
+    # -- hearing the steps ------------------------------------------------------------------
+
     def draw(self, step: Step, e: CardDrawn) -> None:
-        p = self.p
         card_id = e.card
         place = _landing(e)
         if place == "excuse":
-            if not self.in_setup:
-                self.narrate(self.say("excuse dealt", p["excuse"]["dealt"]).format(to=e.to))
+            self.item("excuse", to=e.to)
             return
         if self.in_setup:
             self.setup[place].append(card_id)
-        if place != "court":
-            return
-        before, worst = list(self.at_court), self.closest
-        self.seat(card_id)
-        if self.in_setup:
-            return
-        words = {"name": decktet.name(card_id), "Name": decktet.Name(card_id), "others": decktet.names(before)}
-        arrival = self.say("arrival", p["arrival"]) if before else self.say("arrival alone", p["arrival_alone"])
-        self.narrate(f"{arrival.format(**words)} {card_meaning(card_id)}")
-        crowd = len(self.at_court)
-        if str(crowd) in p["tension"] and crowd > worst:  # told the first time the court is this full
-            self.narrate(p["tension"][str(crowd)])
-
-    def still_free(self) -> str:
-        """Who still stands in the way after a play: a count, or names once few are left."""
-        done = set(self.controlled)
-        free = [c for c in self.people if c not in done]
-        p = self.p["left"]
-        if not free:
-            return ""
-        if len(free) == 1:
-            return self.say("left one", p["one"]).format(name=decktet.name(free[0]), Name=decktet.Name(free[0]))
-        if len(free) <= 3:
-            names = decktet.names(free)
-            return self.say("left few", p["few"]).format(names=names, Names=cap(names))
-        n = self.number(len(free))
-        return self.say("left many", p["many"]).format(left=n, Left=cap(n))
+        if PERSON[card_id]:
+            self.seen.add(card_id)
+        court = self.seat(card_id) if place == "court" else {}
+        self.item("card", card=card_id, place=place, first=self.in_setup, **court)
 
     def decision(self, step: Step, move: Move) -> None:
-        p = self.p
         if isinstance(move, Shift):
-            if move.to == "court":
-                self.seat(move.card)
-            moved = self.say("excuse moved", p["excuse"]["moved"])
-            self.narrate(moved.format(name=decktet.name(move.card), to=move.to))
+            court = self.seat(move.card) if move.to == "court" else {}
+            self.item("shift", card=move.card, to=move.to, **court)
             return
         assert isinstance(move, Control)
         self.in_setup = False
         target, paid = move.target, move.paid
         self.plays += 1
-        names = decktet.names(paid)
-        words = {"target": decktet.name(target), "Target": decktet.Name(target), "paid": names, "Paid": cap(names)}
-        if PERSON[target]:
-            self.controlled.append(target)
-            verb = _verb(paid, self.seed, target)
-            lead = self.say(f"verb {verb}", p["verbs"][verb]).format(**words)
-            self.narrate(f"{lead} {self.still_free()}".strip(), verb=verb, target=target)
-        else:
-            self.narrate(self.say("gained", p["gained"]).format(**words))
         if target in self.at_court:  # a personality leaving the court eases the pressure
             self.at_court.remove(target)
+        if PERSON[target]:
+            self.controlled.append(target)
+        free = [c for c in self.people if c not in self.controlled]
+        self.item("play", target=target, paid=list(paid), person=PERSON[target],
+                  free=[c for c in free if c in self.seen], unseen=sum(c not in self.seen for c in free))
+
+    # -- telling ------------------------------------------------------------------------------
 
     def finish(self) -> dict[str, Any]:
         outcome = self.outcome
+        result = outcome.result.value if outcome else "unfinished"
+        for i, it in enumerate(self.items):  # the Excuse moved a card, or found none to move
+            if it["item"] == "excuse":
+                later = next((x for x in self.items[i + 1:] if x["item"] not in PLAYERS), None)
+                it["moves"] = later is not None and later["item"] == "shift"
+        opens = next((i for i, it in enumerate(self.items) if it["item"] in ("consulted", "shift", "play")),
+                     len(self.items))
+        deal = self.tell(self.items[:opens])
+        acts = self.tell(self.items[opens:])
         return {
             "setup": {k: [info(c) for c in v] for k, v in self.setup.items()},
-            "acts": _paragraphs(self.acts),
+            "intro": self.p["intro"].format(people=f"{self.number(self.people_total)} personalities"),
+            "deal": deal,
+            "acts": acts,
             "closest": self.closest,
             "court_limit": COURT_LIMIT,
+            "watch": self.watch(result),
             "controlled": [{"name": decktet.name(c), "rank": RANK[c]} for c in self.controlled],
             "plays": self.plays,
-            "ending": self.p["endings"].get(outcome.result if outcome else "unfinished", ""),
+            "ending": self.p["endings"].get(result, ""),
+            "reckoning": self.reckoning(result),
+            "score_words": self.score_words(result, outcome.score if outcome else None),
             "people_total": self.people_total,
         }
 
+    def tell(self, items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The items as beats: narration run together into paragraphs, a paragraph ending at
+        each journal entry or oracle question (so that an entry follows the paragraph that told
+        its card, and no later card is told before it) and a new one opening with each play."""
+        beats: list[dict[str, Any]] = []
+        para: dict[str, Any] | None = None
 
-def _paragraphs(acts: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Run narration together into paragraphs; each play on a personality stands alone."""
-    out: list[dict[str, Any]] = []
-    for a in acts:
-        if a["kind"] == "text" and out and out[-1]["kind"] == "text" and not a.get("verb") and not out[-1].get("verb"):
-            out[-1] = {"kind": "text", "text": out[-1]["text"] + " " + a["text"]}
-        else:
-            out.append(a)
-    return out
+        def flush() -> None:
+            nonlocal para
+            if para is not None and para["text"]:
+                beats.append(para)
+            para = None
+
+        def add(text: str, steps: list[int]) -> None:
+            nonlocal para
+            if para is None:
+                para = {"kind": "text", "text": "", "steps": []}
+            para["text"] = f"{para['text']} {text}".strip()
+            para["steps"] += [n for n in steps if n not in para["steps"]]
+
+        i = 0
+        while i < len(items):
+            it = items[i]
+            kind = it["item"]
+            if kind in PLAYERS:
+                flush()
+                beats.append(it["beat"])
+                i += 1
+            elif kind == "play":
+                flush()
+                para = self.play(it)
+                i += 1
+            elif kind == "card":
+                j = i
+                while j < len(items) and items[j]["item"] == "card":
+                    j += 1
+                run = items[i:j]
+                after = items[j] if j < len(items) else None
+                asked = (after is not None and after["item"] == "entry" and after["beat"].get("prompt")
+                         and after["beat"].get("about") in run[-1].get("steps", []))
+                for k, (text, steps) in enumerate(self.run(run, bool(asked))):
+                    if k and run[0]["first"]:  # the first deal: the capital, then your means and the court
+                        flush()
+                    add(text, steps)
+                i = j
+            elif kind == "excuse":
+                add(self.p["excuse"][it["to"] if it["moves"] else f"{it['to']} alone"], it.get("steps", []))
+                i += 1
+            else:  # a move of the Excuse
+                words = {"name": decktet.name(it["card"]), "Name": decktet.Name(it["card"])}
+                text = self.p["excuse"]["moved"][it["to"]].format(**words)
+                add(f"{text} {self.tension(it)}".strip(), it.get("steps", []))
+                i += 1
+        flush()
+        return beats
+
+    def run(self, cards: list[dict[str, Any]], asked: bool) -> list[tuple[str, list[int]]]:
+        """Cards dealt one after another, in a few sentences: what came to the capital, what
+        came to your hands, who came to court; the card a question follows last, briefly.
+        Two parts, each with the steps it tells: the capital's, then the rest."""
+        p = self.p
+        subject = cards[-1] if asked else None
+        rest = cards[:-1] if asked else cards
+        city: list[str] = []
+        out: list[str] = []
+        capital = [c for c in rest if c["place"] == "capital"]
+        for k, c in enumerate(capital):
+            doing = f"{decktet.name(c['card'])} {p['cards'][c['card']]['capital']}"
+            city.append(self.say("dealt capital", p["dealt"]["capital"]).format(cards=doing) if k == 0
+                        else f"{cap(doing)}.")
+        hands = [c for c in rest if c["place"] == "resources"]
+        if hands:  # three at most in a sentence
+            first = " first" if hands[0]["first"] else ""
+            held = join_and(p["cards"][c["card"]]["hand"] for c in hands[:3])
+            out.append(self.say(f"dealt resources{first}", p["dealt"][f"resources{first}"])
+                       .format(cards=held, Cards=cap(held)))
+            if hands[3:]:
+                held = join_and(p["cards"][c["card"]]["hand"] for c in hands[3:])
+                out.append(self.say("dealt resources more", p["dealt"]["resources more"]).format(cards=held))
+        for c in rest:
+            if c["place"] == "court":
+                first = " first" if c["first"] else ""
+                words = {"name": decktet.name(c["card"]), "Name": decktet.Name(c["card"]),
+                         "court": p["cards"][c["card"]]["court"]}
+                out.append(self.say(f"dealt court{first}", p["dealt"][f"court{first}"]).format(**words))
+                out.append(self.tension(c))
+        if subject is not None:
+            place = subject["place"]
+            if place == "capital" and PERSON[subject["card"]]:
+                place = "capital-personality"
+            elif place == "court" and subject["first"]:
+                place = "court first"
+            words = {"name": decktet.name(subject["card"]), "Name": decktet.Name(subject["card"])}
+            said = [self.say(f"asked {place}", p["asked"][place]).format(**words), self.tension(subject)]
+            (city if subject["place"] == "capital" else out).extend(said)
+        there = [c for c in cards if c["place"] == "capital"]
+        parts = [(city, there), (out, [c for c in cards if c["place"] != "capital"])]
+        return [(" ".join(s for s in said if s), [n for c in told for n in c.get("steps", [])])
+                for said, told in parts if said]
+
+    def tension(self, item: dict[str, Any]) -> str:
+        """How crowded the court was, told the first time it was this full (from three on)."""
+        crowd = item.get("crowd")
+        if crowd is None or not item.get("worst"):
+            return ""
+        return self.p["tension"].get(str(crowd), "")
+
+    def play(self, it: dict[str, Any]) -> dict[str, Any]:
+        """A play's paragraph: who was bought, tricked or eliminated (or what was gained) with
+        what, the few still free once few are left, and what it spent as mechanics."""
+        p = self.p
+        target, paid = it["target"], tuple(it["paid"])
+        names = decktet.names(paid)
+        words = {"target": decktet.name(target), "Target": decktet.Name(target), "paid": names, "Paid": cap(names)}
+        total = sum(RANK[c] for c in paid)
+        spent = join_and(SPENT[c] for c in paid)
+        many = "one" if len(paid) == 1 else "many"
+        line = self.say(f"spent {many}", p["spent"][many]).format(
+            paid=spent, Paid=cap(spent), total=total, target=SPENT[target], Target=cap(SPENT[target]))
+        if not it["person"]:
+            return {"kind": "text", "text": self.say("gained", p["gained"]).format(**words),
+                    "steps": it.get("steps", []), "mechanics": line}
+        verb = _verb(paid, self.seed, target)
+        lead = self.say(f"verb {verb}", p["verbs"][verb]).format(**words)
+        return {"kind": "text", "text": f"{lead} {self.still_free(it)}".strip(), "steps": it.get("steps", []),
+                "verb": verb, "target": target, "mechanics": line}
+
+    def still_free(self, it: dict[str, Any]) -> str:
+        """Who still stood in the way, once three or fewer did: by name, those already seen."""
+        free, unseen = it["free"], it["unseen"]
+        left = self.p["left"]
+        if not 0 < len(free) + unseen <= 3:
+            return ""
+        if len(free) == 1 and not unseen:
+            return self.say("left one", left["one"]).format(name=decktet.name(free[0]), Name=decktet.Name(free[0]))
+        if not free:
+            return left["one unseen"] if unseen == 1 else left["all unseen"].format(n=self.number(unseen))
+        parts = [decktet.name(c) for c in free]
+        if unseen:
+            parts.append(left["unseen"][0] if unseen == 1 else left["unseen"][1].format(n=self.number(unseen)))
+        names = join_and(parts)
+        return self.say("left few", left["few"]).format(names=names, Names=cap(names))
+
+    # -- the ending ---------------------------------------------------------------------------
+
+    def watch(self, result: str) -> str:
+        """How close the court came to finding you out (nothing after an utter loss: the
+        court's last arrival already said it)."""
+        if result == Result.UTTER_LOSS.value:
+            return ""
+        n = self.closest
+        words = self.p["watch"]
+        if n == 0:
+            return words["none"]
+        if n < 3:
+            return words["few"].format(count=self.number(n), whom="personality" if n == 1 else "personalities")
+        return words["close" if n == COURT_LIMIT else "crowded"].format(count=self.number(n))
+
+    def reckoning(self, result: str) -> str:
+        """Who you won over, in words: all of them, or how many of how many and who never came round."""
+        words = self.p["reckoning"]
+        total, done = self.number(self.people_total), self.controlled
+        if result == Result.WON.value:
+            return words["won"].format(total=total, last=decktet.name(done[-1]))
+        free = [c for c in self.people if c not in done]
+        seen = [c for c in free if c in self.seen]
+        rest = []
+        if seen:
+            rest.append(words["never"].format(names=decktet.names(seen)))
+        unseen = len(free) - len(seen)
+        if unseen:
+            rest.append(words["unseen"][0] if unseen == 1 else words["unseen"][1].format(n=self.number(unseen)))
+        count = self.number(len(done)) if done else words["none"]
+        text = words.get(result, words["unfinished"]).format(count=count, total=total, free=", and ".join(rest))
+        return text
+
+    def score_words(self, result: str, score: int | None) -> str:
+        """The score, said with what it counts (nothing for a game without one)."""
+        words = self.p["score"]
+        if score is None or result not in words:
+            return ""
+        ruled = sum(RANK[c] for c in self.controlled)
+        n = len(self.controlled)
+        whom = f"{self.number(n)} {'personality' if n == 1 else 'personalities'}"
+        return words[result].format(score=score, people=ruled, kept=score - ruled, whom=whom)
 
 
 class AdamanTeller(Teller):

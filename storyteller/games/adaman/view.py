@@ -10,6 +10,7 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
+from storyteller.core.words import plural
 from storyteller.core import decktet
 from storyteller.games.adaman.rules import (
     COURT_LIMIT,
@@ -20,7 +21,7 @@ from storyteller.games.adaman.rules import (
     eligible_resources,
     why_refused,
 )
-from storyteller.ui.decktet import card_text, cards_text
+from storyteller.ui.decktet import card_text, cards_text, suit_legend
 from storyteller.ui.view import View
 
 
@@ -84,8 +85,8 @@ class AdamanView(View):
         grid.add_row(*_row("Resources", state.resources, plain, f"total {sum(RANK[r] for r in state.resources)}"))
         left = state.to_control()
         facts = Text()
-        facts.append(f"Deck: {state.deck_count} cards.  ")
-        facts.append(f"Discard pile: {len(state.discard)} cards.  ")
+        facts.append(f"Deck: {plural(state.deck_count, 'card')}.  ")
+        facts.append(f"Discard pile: {plural(len(state.discard), 'card')}.  ")
         facts.append(f"Controlled: {len(state.controlled)} of {len(state.personalities())} personalities.")
         on_table = [c for c in left if c in state.court or c in state.capital]
         waiting = Text("Still to control: ")
@@ -93,7 +94,8 @@ class AdamanView(View):
         hidden = len(left) - len(on_table)
         if hidden:
             waiting.append(f", and {hidden} not yet dealt")
-        return Group(grid, facts, waiting)
+        legend = suit_legend(plain)
+        return Group(grid, facts, waiting, *([legend] if legend else []))
 
     def menu(self, state: AdamanState, legal, term) -> list[tuple[str, Any]]:
         """While the Excuse waits, its moves; else one entry per target, each opening the

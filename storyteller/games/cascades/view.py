@@ -14,7 +14,7 @@ from rich.text import Text
 from storyteller.core import decktet
 from storyteller.games.cascades.picture import lacks_text as picture_lacks
 from storyteller.games.cascades.rules import RESERVE_NAMES, RESERVES, TIERS, CascadesState
-from storyteller.ui.decktet import card_text
+from storyteller.ui.decktet import card_text, suit_legend
 from storyteller.ui.view import View
 from storyteller.core.words import plural
 
@@ -90,8 +90,9 @@ class CascadesView(View):
         )
         grid.add_column("", justify="right", style="bold")
         tiers = range(1, TIERS + 1)
+        wide = term.width >= 110  # three tiers of 26 columns; narrower, the tiers share what there is
         for t in tiers:
-            grid.add_column(f"Tier {t}\n{FALLS[t]}", min_width=26)
+            grid.add_column(f"Tier {t}\n{FALLS[t]}", min_width=26 if wide else None)
         grid.add_row("At the end", *[_end_cell(state, t, plain) for t in tiers])
         grid.add_row("Holds", *[_trail_cell(state, t, plain) for t in tiers])
         grid.add_row("Still lacks", *[Text(lacks_text(state.lacks(t))) for t in tiers])
@@ -123,4 +124,5 @@ class CascadesView(View):
             which = state.pass_no + 1 if done else state.pass_no
             parts.append(Text(f"The {RESERVE_NAMES[opening]} reserve opens when pass {which} ends "
                               f"(when a turn takes the last card of the stock).", style="dim"))
-        return Group(*parts)
+        legend = suit_legend(plain)
+        return Group(*parts, *([legend] if legend else []))

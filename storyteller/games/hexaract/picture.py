@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from storyteller.core import decktet
 from storyteller.core.decktet import SUITS
 from storyteller.telling.drawing import Drawing, Picture, card_of
-from storyteller.games.hexaract.rules import HARM_LIMIT, MAX_COUPLETS, Done, Pay, kind_of
+from storyteller.games.hexaract.rules import HARM_LIMIT, MAX_COUPLETS, Done, Pay, harm_words, kind_of
 from storyteller.core.words import join_and, plural
 
 
@@ -227,7 +227,7 @@ def _harm(d: Drawing, state, L: Layout) -> None:
         if L.words:
             d.text(x + L.cell_w / 2, top + L.cell_h * 0.7, str(i + 1), size=L.text * 0.9,
                    cls="st-text st-hx-cell-on" if on else "st-text st-muted", anchor="middle")
-    words = f"{state.harm} of {HARM_LIMIT}"
+    words = harm_words(state.harm)
     if L.words:
         left_to_go = max(0, HARM_LIMIT - state.harm)
         words += f": {left_to_go} more ends the road" if left_to_go else ": the road ends here"
@@ -318,7 +318,7 @@ def _desc(state) -> str:
     parts += [_place_words(state, p) for p in range(len(state.journey))]
     parts.append(_roll_words(state))
     left = max(0, HARM_LIMIT - state.harm)
-    parts.append(f"Harm: {state.harm} of {HARM_LIMIT}" + (f", {left} more ends the road." if left else "."))
+    parts.append(f"Harm: {harm_words(state.harm)}" + (f", {left} more ends the road." if left else "."))
     parts.append(_supply_words(state))
     if state.ace_rewards:
         parts.append(f"Ace rewards face up (a Crown wins one): {decktet.names(state.ace_rewards)}.")

@@ -47,6 +47,14 @@ from storyteller.core.engine import (
 from storyteller.core.words import cap
 
 HARM_LIMIT = 10
+
+
+def harm_words(harm: int) -> str:
+    """Harm as a player reads it: "4 of 10", and never more than the whole ("10 of 10, and
+    more than you could bear" when the last blow went past it)."""
+    if harm > HARM_LIMIT:
+        return f"{HARM_LIMIT} of {HARM_LIMIT}, and more than you could bear"
+    return f"{harm} of {HARM_LIMIT}"
 JOURNEY_SIZE = 3
 DICE = 5
 MAX_COUPLETS = 2

@@ -10,10 +10,12 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
+from storyteller.core.words import plural
 from storyteller.core import decktet
 from storyteller.core.decktet import SUITS
-from storyteller.games.hexaract.rules import (HARM_LIMIT, MAX_COUPLETS, Assign, Done, HexaractState, Spend, kind_of,
-                                              short_label, suits_of)
+from storyteller.games.hexaract.rules import (
+    HARM_LIMIT, MAX_COUPLETS, Assign, Done, HexaractState, Spend, harm_words, kind_of, short_label, suits_of,
+)
 from storyteller.telling.meanings import suit_info
 from storyteller.ui.decktet import card_text
 from storyteller.ui.view import View
@@ -130,12 +132,12 @@ def harm_text(state: HexaractState, plain: bool) -> Text:
     out = Text("Harm: ", style="bold")
     filled = min(state.harm, HARM_LIMIT)
     if plain:
-        out.append(f"{state.harm} of {HARM_LIMIT}")
+        out.append(harm_words(state.harm))
     else:
         style = "red" if state.harm >= HARM_LIMIT - 3 else "yellow" if state.harm >= HARM_LIMIT // 2 else "green"
         out.append("#" * filled, style=style)
         out.append("." * (HARM_LIMIT - filled), style="dim")
-        out.append(f"  {state.harm} of {HARM_LIMIT}")
+        out.append(f"  {harm_words(state.harm)}")
     return out
 
 
@@ -183,7 +185,8 @@ class HexaractView(View):
         if not state.ace_rewards:
             rewards.append("none left", style="dim")
         parts += [rewards, supply_text(state, plain), harm_text(state, plain)]
-        parts.append(Text(f"Deck: {state.deck_left} cards left.  Discard pile: {len(state.discard)} cards."))
+        parts.append(Text(f"Deck: {plural(state.deck_left, 'card')} left.  "
+                          f"Discard pile: {plural(len(state.discard), 'card')}."))
         if state.phase == "pay":
             parts.append(Text("The turn is over and the events take their tokens: you choose which.",
                               style="bold yellow"))
