@@ -7,6 +7,7 @@ import io
 import os
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -407,7 +408,7 @@ def questions_asked(game_name: str, seed: str, questions: str, tmp_path: Path) -
 # greedy player, so a change to a policy or to a game's pacing changes these counts). About
 # fifteen a game by default; Hexaract one a day at nightfall, and its first Ace, Crowns and
 # rolls of note (instead of a question at every one of its thirty cards).
-COUNTS = {"carddom": (13, 12, 0), "adaman": (17, 8, 0), "cascades": (20, 9, 0), "hexaract": (15, 5, 0)}
+COUNTS = {"carddom": (13, 12, 0), "adaman": (17, 8, 0), "cascades": (20, 9, 0), "hexaract": (15, 6, 0)}
 
 
 @pytest.mark.parametrize("game", sorted(COUNTS))
@@ -441,7 +442,8 @@ def test_key_moments_are_each_games_turning_points(tmp_path):
 
 def test_hexaracts_turning_points_are_the_first_ace_crowns_and_rolls_of_note():
     """The first Ace asks (why you set out); the other Aces and the cards coming onto the
-    road are told without a question (the night asks about the day); three sixes ask."""
+    road are told without a question (the night asks about the day); three sixes ask, but
+    for the first roll (the start's question follows it)."""
     from storyteller.log.events import CardDrawn, DiceRolled
     from storyteller.log.replay import Step
     from storyteller.play.questions import Game
@@ -457,7 +459,9 @@ def test_hexaracts_turning_points_are_the_first_ace_crowns_and_rolls_of_note():
     assert occasion(CardDrawn(2, card="ace-of-suns", to="ace token", deal=0, slot=1)) is None
     assert occasion(CardDrawn(3, card="huntress", to="journey 1", deal=0, slot=0)) is None
     assert occasion(CardDrawn(3, card="author", to="journey 1", deal=0, slot=0)) is None
-    assert occasion(DiceRolled(4, dice=(6, 6, 6, 2, 3), index=0)).role.role == "@roll-best"
+    assert occasion(DiceRolled(4, dice=(6, 6, 6, 2, 3), index=1)).role.role == "@roll-best"
+    first = occasion(DiceRolled(4, dice=(6, 6, 6, 2, 3), index=0))  # day one: the start's question follows
+    assert not first.key and q.choose(first, game, Counter(), "2", 5) is None
 
 
 @pytest.mark.parametrize("questions", config.QUESTIONS)
@@ -484,8 +488,8 @@ def test_an_answers_file_answers_only_the_questions_asked(cli, tmp_path, questio
         assert question["event"] == "question" and e["prompt"] == question["text"]
         # the entry comes right after its question (nothing else was asked between them)
         assert not [x for x in events if question["n"] < x["n"] < e["n"] and x["event"] == "question"]
-    assert len(asked) == {"every-reveal": 17, "key-moments": 7, "none": 1}[questions]
-    assert len(answered) == {"every-reveal": 16, "key-moments": 6, "none": 1}[questions]
+    assert len(asked) == {"every-reveal": 17, "key-moments": 8, "none": 1}[questions]
+    assert len(answered) == {"every-reveal": 16, "key-moments": 7, "none": 1}[questions]
     r = cli("replay", path)
     assert r.code == 0 and "note:" not in r.out
 
