@@ -55,7 +55,7 @@ def test_every_card_in_every_role_has_its_questions_and_each_game_hundreds(game)
             assert len(written) >= 2, f"{role}/{card}: at least two variants, the later ones deeper"
             texts.update(live(written))
         for suit, leads in block.get("compose", {}).get("suit", {}).items():
-            named = all("{card}" in lead or "{Card}" in lead for lead in live(leads))
+            named = all(re.search(r"\{(card|Card|piece|Piece)\}", lead) for lead in live(leads))
             assert named, f"{role}/{suit}: a lead names its card"
     for moment, written in bank.moments.items():
         assert len(written) >= 6, f"moment {moment}: at least six"
