@@ -340,8 +340,8 @@ class Questions:
         if len(parts) < 3:
             return None
         role = Role.of(parts[0], parts[1])
-        values = {"card": self.words(role.card, role) if role.card != "*" else ""} | self.placeholders(role)
-        try:
+        try:  # an id from a hand-edited log may name a card or a place no game has
+            values = {"card": self.words(role.card, role) if role.card != "*" else ""} | self.placeholders(role)
             if len(parts) == 3:
                 i = int(parts[2])
                 texts = self.bank.written(role)
@@ -368,7 +368,7 @@ class Questions:
                 values["earlier"] = self.words(earlier.card, earlier)
                 values |= self.echo_words(earlier)
                 return _fill(echoes[i]["text"], values), role, (earlier,)
-        except (ValueError, KeyError, TypeError):
+        except (ValueError, KeyError, TypeError, IndexError):
             return None
         return None
 
