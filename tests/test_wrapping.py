@@ -66,6 +66,11 @@ class Screen:
         subprocess.run([TMUX or "tmux", "-L", self.socket, "kill-server"], capture_output=True, timeout=10)
 
 
+INSTRUCTIONS = (  # the words under a prompt, ours and questionary's own
+    "(Use arrow keys to move, <space> to select, <a> to toggle, <i> to invert)", "(Use arrow keys)",
+    "(write, or Enter to skip)", "(space to mark, Enter to confirm; none to go back)",
+    "(space to mark, Enter to confirm)",
+)
 BOX = set("┏┃┡│├└┓┩┤┘┗┛┣┫╭╮╰╯")  # a table's or a panel's edges
 
 
@@ -81,11 +86,15 @@ def test_questions_menus_and_tables_fit_the_terminal(tmp_path, game, width):
     screen = Screen(tmp_path, width, "play", game, "--seed", "11", "--log", "g.jsonl")
     too_wide: list[str] = []
     cropped: list[str] = []  # a table's line that lost its right edge
+    cut: list[str] = []
     try:
         for turn in range(14):
             shown = screen.settled()
             too_wide += [line for line in shown if cell_len(line) > width]
             cropped += [line for line in shown if line[:1] in BOX and line[-1:] not in BOX]
+            # an instruction prompt_toolkit wrapped itself shows cut on two lines (tmux cannot join them)
+            cut += [line for line in shown if any(words[:9] in line for words in INSTRUCTIONS)
+                    and not any(words in line for words in INSTRUCTIONS)]
             prompt = next(line for line in reversed(shown) if line.startswith("?"))
             if "Enter to skip" in " ".join(shown[shown.index(prompt):]):
                 screen.send(f"Answer {turn}: the wind turns.", "Enter")
@@ -99,6 +108,7 @@ def test_questions_menus_and_tables_fit_the_terminal(tmp_path, game, width):
         screen.close()
     assert not too_wide, f"lines the terminal had to wrap at {width} columns:\n" + "\n".join(too_wide)
     assert not cropped, f"tables cut at the right edge at {width} columns:\n" + "\n".join(cropped)
+    assert not cut, f"instructions cut at {width} columns:\n" + "\n".join(cut)
     too_wide = [line for line in history if cell_len(line) > width]
     assert not too_wide, f"lines the terminal had to wrap at {width} columns:\n" + "\n".join(too_wide)
     events = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()[1:]]

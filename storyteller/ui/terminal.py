@@ -18,6 +18,9 @@ from storyteller.core.words import can_show
 from storyteller.log.file import JOURNAL
 
 
+SELECT = "(Use arrow keys)"  # questionary's own words under a menu, said here so that they are fitted too
+
+
 class Terminal:
     def __init__(self, plain: bool = False, console: Console | None = None, input: Any = None,
                  output: Any = None) -> None:
@@ -57,8 +60,8 @@ class Terminal:
             for c in choices
         ]
         chosen = questionary.select(
-            self.fit(message, 2), choices=items, default=default, use_shortcuts=False, use_indicator=False,
-            **self._io,
+            self.fit(message, 2, SELECT), choices=items, default=default, use_shortcuts=False, use_indicator=False,
+            instruction=SELECT, **self._io,
         ).unsafe_ask()
         return chosen
 
@@ -83,7 +86,9 @@ class Terminal:
     def confirm(self, message: str, default: bool = True) -> bool:
         return bool(questionary.confirm(self.fit(message, 2, "(y/N)"), default=default, **self._io).unsafe_ask())
 
-    def checkbox(self, message: str, choices: Sequence[tuple[str, Any]], validate=None) -> list[Any]:
+    def checkbox(self, message: str, choices: Sequence[tuple[str, Any]], validate=None,
+                 instruction: str = "(space to mark, Enter to confirm)") -> list[Any]:
         items = [questionary.Choice(title=self.fit(t, 5), value=v) for t, v in choices]
-        asked = questionary.checkbox(self.fit(message, 2), choices=items, validate=validate, **self._io)
+        asked = questionary.checkbox(self.fit(message, 2, instruction), choices=items, validate=validate,
+                                     instruction=instruction, **self._io)
         return asked.unsafe_ask() or []

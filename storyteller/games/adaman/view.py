@@ -60,10 +60,10 @@ def _dialog(target: str):
         state = session.state
         choices = [(decktet.label(r, rank=str(RANK[r])), r) for r in eligible_resources(state, target)]
         picked = term.checkbox(
-            f"Pay for {decktet.name(target)} (rank {RANK[target]}) with resources sharing a suit with it "
-            "(space to mark, Enter to confirm; none to go back):",
+            f"Pay for {decktet.name(target)} (rank {RANK[target]}) with resources sharing a suit with it:",
             choices,
             validate=validator(state, target),
+            instruction="(space to mark, Enter to confirm; none to go back)",
         )
         if not picked:
             return None
