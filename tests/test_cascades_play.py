@@ -116,8 +116,11 @@ def test_the_story_keeps_journal_entries_verbatim_and_renders_the_same(cli, tmp_
     played = keys[first_play].split()[1]
     from storyteller.core import decktet
 
+    from storyteller.registry import get
+
     way_down = story[story.index("## The way down") : story.index("## The three falls")]
-    assert way_down.count(decktet.name(played)) == 1  # the play taken back is told once
+    introduced = f"{decktet.name(played)}, {get('cascades').prompt_data['cards'][played]['by']}"
+    assert way_down.count(introduced) == 1  # the play taken back is told once (later named as the card it led to)
     assert "# Where the water stilled" in story and "34 of 36 cards placed" in story
     playthrough = render(log, "playthrough")
     assert "### Pass 1" in playthrough and "### Pass 4" in playthrough
