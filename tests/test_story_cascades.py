@@ -95,7 +95,7 @@ def games(tmp_path_factory) -> dict[str, Path]:
     os.environ["STORYTELLER_HOME"] = str(folder / "home")
     try:
         return {"won": play(folder, WON), "lost": play(folder, LOST), "short": play(folder, SHORT),
-                "pawns": play(folder, "3", ("pawns-courts=on",)), "undo": play(folder, "5", undo_at=60)}
+                "pawns": play(folder, "3", ("pawns-courts=on",)), "undo": play(folder, "5", undo_at=27)}
     finally:
         if home is None:
             os.environ.pop("STORYTELLER_HOME", None)
@@ -135,7 +135,7 @@ def test_a_card_is_named_with_a_few_words_of_what_it_is_the_first_time_and_only_
     way_down = md[md.index("## The way down"):md.index("## The three falls")]
     introduced = 0
     for card, words in WORDS["cards"].items():
-        times = way_down.count(words["by"]) + way_down.count(words["seen"]) + md.count(words["seen"]) * 0
+        times = way_down.count(words["by"]) + way_down.count(words["seen"])
         assert times <= 1, f"{card} is introduced {times} times"
         introduced += times
     assert introduced >= 30  # nearly every card of a won game is told on the way down (the source above it)
@@ -154,6 +154,8 @@ def order(page: str) -> list[tuple]:
 def test_each_answer_follows_the_paragraph_that_tells_its_card(games, name):
     path = games[name]
     by_n = {e["n"]: e for e in events(path)}
+    if name == "undo":  # the Soldier left the middle pool, the Diplomat surfaced and was answered, all taken back
+        assert [e["event"] for e in by_n.values()].count("undo") == 1
     md, page = stories(path)
     told: set[int] = set()
     checked = 0
@@ -165,7 +167,7 @@ def test_each_answer_follows_the_paragraph_that_tells_its_card(games, name):
         if about is None:
             continue
         assert about in told, f"the answer {n} comes before the step {about} its question is about"
-        assert not [m for m in told if m > n and by_n.get(m, {}).get("event") == "draw"], n
+        assert not [m for m in told if m > max(n, about) and by_n.get(m, {}).get("event") == "draw"], n
         checked += 1
     assert checked >= 15
     # in Markdown too: the card a draw or a play turned up is named between the answer before and this one
@@ -240,7 +242,7 @@ def test_no_sentence_frame_three_times_even_with_falls_and_pools_masked(games, n
 def test_the_cards_left_short_are_told_where_they_were_left_and_counted_right(games):
     """Seed 175 ends eleven cards short: nine still going round with the water, the Calamity
     in the middle pool, one card never turned up. Before, they were a list of labels."""
-    md, page = stories(games["short"])
+    md, _ = stories(games["short"])
     ending = md[md.index("## The ending"):]
     assert "The Calamity still lay in the middle pool." in ending
     assert "One card never came to light." in ending
@@ -285,7 +287,8 @@ def test_the_count_of_the_falls_is_a_line_of_mechanics_marked_in_html(games):
     lines = re.findall(r"^\*(Pass(?:es)? [^*]+)\*$", md, re.M)
     assert 3 <= len(lines) <= 12, lines  # not one a pass: a line once a few passes have moved the falls
     for line in lines:
-        assert re.fullmatch(r"Pass(?:es (\d+)–(\d+)| \d+) · tiers \d+/12, \d+/12, \d+/12", line), line
+        found = re.fullmatch(r"Pass(?:es (\d+)\u2013(\d+)| \d+) · tiers \d+/12, \d+/12, \d+/12", line)
+        assert found and (found.group(1) is None or int(found.group(1)) < int(found.group(2))), line
     marked = re.findall(r'<p class="st-mechanics">([^<]*)</p>', page)
     assert [m for m in marked if m.startswith("Pass")] == lines
     assert re.search(r'<p class="st-mechanics"><strong>36 of 36 cards placed</strong>', page)
