@@ -198,9 +198,11 @@ class CascadesTale(Tale):
         if counts == self.shown or not self.sizes or (self.since < MECHANICS and not self.wrote):
             return
         self.flush()
-        tiers = ", ".join(f"{c}/{s}" for c, s in zip(counts, self.sizes, strict=True))
-        passes = f"Pass {self.round}" if self.covers == self.round else f"Passes {self.covers}\N{EN DASH}{self.round}"
-        self.acts.append({"kind": "mechanics", "text": f"{passes} · tiers {tiers}"})
+        a, b, c = (f"{n}/{size}" for n, size in zip(counts, self.sizes, strict=True))
+        passes = f"pass {self.round}" if self.covers == self.round else f"passes {self.covers}\N{EN DASH}{self.round}"
+        words = self.words("mechanics", self.p["mechanics"])  # worded in turn, as Hexaract's dice are
+        text = words.format(passes=cap(passes), passes_low=passes, a=a, b=b, c=c)
+        self.acts.append({"kind": "mechanics", "text": text})
         self.shown, self.since, self.wrote, self.covers = counts, 0, False, self.round + 1
 
     # -- what the water meets --------------------------------------------------------------
