@@ -250,7 +250,7 @@ def test_the_cards_left_short_are_told_where_they_were_left_and_counted_right(ga
     assert "One card never came to light." in ending
     assert "The Savage, the Painter, the Soldier, the Mountain, the Castle, the Merchant, the Ace of Suns, the " \
         "Windfall and the Desert never found a way down" in ending
-    assert "*Tiers at the end: 12/12, 11/12, 2/12*" in md
+    assert "*Tiers at the end: 12/12, 11/12, 2/12.*" in md
     assert "**25 of 36 cards placed** (lost), in 13 passes through the stock." in md
     assert not story_measure.SINGULAR.search(md) and not story_measure.PLURAL.search("\n".join(
         story_measure.narration(md)))
