@@ -57,7 +57,8 @@ KIND_WORD = {"personality": "a personality", "location": "a location", "event": 
 CARD_TALLIES = ("thwarted", "suffered", "surveyed", "tired", "turned", "endured")
 TALLIES = CARD_TALLIES + ("gathered", "lost", "placed", "aces")
 NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
-           "twelve")
+           "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen")
+TENS = ("", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
 
 
 def dice_line(dice) -> str:
@@ -65,8 +66,12 @@ def dice_line(dice) -> str:
 
 
 def number(n: int) -> str:
-    """A count as a sentence says it: "three", "14"."""
-    return NUMBERS[n] if 0 <= n < len(NUMBERS) else str(n)
+    """A count as a sentence says it: "no", "three", "twenty-one" (digits from a hundred)."""
+    if 0 <= n < len(NUMBERS):
+        return NUMBERS[n]
+    if n < 100:
+        return TENS[n // 10] + (f"-{NUMBERS[n % 10]}" if n % 10 else "")
+    return str(n)
 
 
 def count(n: int, word: str, many: str | None = None) -> str:
@@ -222,7 +227,8 @@ class HexaractTale(Tale):
             if len(suits) == 1:
                 self._retell(p["rewards"][1].format(Piece=cap(piece(suits[0]))))
             else:
-                self._retell(p["rewards"][0].format(count=number(len(suits)), suits=f"{join_and(suits)} pieces"))
+                named = join_and(f"the {s}" for s in suits)
+                self._retell(p["rewards"][0].format(count=number(len(suits)), suits=named))
         else:
             if self.started:
                 self.today()
