@@ -8,7 +8,8 @@ Markdown and HTML; and a fast run of that measure on a few seeds.
 
 The deals: seed 1 is won, with many entries and two events paid by choice; seeds 4 and 6
 end with 11 harm (the last night's two blows pass the limit: the story once said "That was
-11 harm of 10"); seed 9 clears the road without two pieces; seed 0 is lost to harm."""
+11 harm of 10"); seed 9 clears the road without two pieces; seeds 0 and 13 are lost to harm,
+13 with a shard of every piece in the pack."""
 
 from __future__ import annotations
 
@@ -31,7 +32,7 @@ from tests import story_measure
 
 ROOT = Path(__file__).resolve().parents[1]
 PROMPTS = json.loads((ROOT / "prompts" / "hexaract.json").read_text(encoding="utf-8"))
-SEEDS = ("0", "1", "4", "6", "9")
+SEEDS = ("0", "1", "4", "6", "9", "13")
 SUIT = "|".join(SUITS)
 LABEL = re.compile(rf"\((?:Ace|Crown|\d+)[,)]|\b(?:{SUIT})/(?:{SUIT})\b|row \d|\bAce of\b|\btokens?\b|\bcards?\b"
                    r"|\brank\b|\bsupply\b|\bcouplet|\bdice\b|\d")
@@ -274,6 +275,11 @@ def test_the_ending_says_which_pieces_were_missing_and_the_score_in_words(games)
     assert story["outcome_words"].endswith("four suits in it (score 4).")
     won = games["1"]["context"]["story"]
     assert won["result"] == "won" and "(score 6)" in won["outcome_words"] and "whole" in won["ending"]
+    assert "the artifact was whole" in won["reckoning"][-1]
+    every = games["13"]["context"]["story"]  # lost to harm with every piece in the pack: never whole
+    assert every["result"] == "lost" and not every["missing"] and every["harm"] >= 10
+    assert "whole" not in every["reckoning"][-1] and "never reached the secret chamber" in every["reckoning"][-1]
+    assert "whole" not in every["ending"]
 
 
 def test_an_answer_given_before_an_undo_follows_its_night_when_it_comes_again(cli, tmp_path):

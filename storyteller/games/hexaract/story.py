@@ -417,7 +417,8 @@ class HexaractTale(Tale):
             parts.append(self.say(key, ph[key]).format(Name=decktet.Name(card_id), name=decktet.name(card_id)))
         if not parts:
             parts.append(self.say("quiet", ph["quiet"]))
-        parts.extend(self._pieces(state))
+        if state.outcome is None:  # (a night that ends the road: the reckoning tells what you held)
+            parts.extend(self._pieces(state))
         beat = self.tell(" ".join(parts), "night")
         for n in self.night:
             if n not in beat["steps"]:
@@ -548,22 +549,29 @@ class HexaractTale(Tale):
             events.append(r["events_endured"].format(**names(endured)))
         out = [" ".join(x) for x in (people, places, events) if x]
         s = self.shards
-        crowns = ""
-        if s["crowns"]:
-            crowns = f", {number(s['crowns'])} of them from the Crowns" if s["won"] > 1 else " from a Crown"
-            if s["crowns"] == 1 and s["won"] > 1:
-                crowns = ", one of them from a Crown"
+        if not s["crowns"]:
+            crowns = ""
+        elif s["won"] == 1:
+            crowns = " from a Crown"
+        elif s["crowns"] == 1:
+            crowns = ", one of them from a Crown"
+        else:
+            crowns = f", {number(s['crowns'])} of them from the Crowns"
         shards = r["shards_won"].format(shards=count(s["won"], "shard"), crowns=crowns)
         rest = [r[f"shards_{k}"].format(n=number(s[k]), verb="was" if s[k] == 1 else "were")
                 for k in ("lost", "warded") if s[k]]
         artifact = [f"{shards}; {join_and(rest)}." if rest else f"{shards}."]
+        when = r["when"]["unfinished" if self.outcome is None else "end"]
         if not missing:
-            artifact.append(r["whole"])
+            result = self.outcome.result if self.outcome is not None else None
+            artifact.append(r["whole"] if result == "won" else r["all_so_far"] if result is None
+                            else r["all_held"].format(When=when))
         elif held:
-            artifact.append(r["part"].format(count=number(len(held)), missing=join_and(piece(m) for m in missing),
+            artifact.append(r["part"].format(When=when, count=number(len(held)),
+                                             missing=join_and(piece(m) for m in missing),
                                              was="was" if len(missing) == 1 else "were"))
         else:
-            artifact.append(r["none"])
+            artifact.append(r["none"].format(When=when))
         out.append(" ".join(artifact))
         return out
 
