@@ -319,3 +319,15 @@ def test_the_measure_on_a_few_seeds(tmp_path):
     assert fig.unmarked == 0 and fig.placed > 20 and fig.in_place == fig.placed, fig.cases["place"]
     assert fig.facts == 0, fig.cases["facts"]
     assert fig.beats == 0, fig.cases["beats"]
+
+
+def test_the_playthrough_says_harm_and_the_deck_as_a_player_reads_them(games):
+    """The playthrough is the record, not the tale, but it says the same facts: harm past the
+    limit is ten of ten and more than you could bear, a deck of one is one card."""
+    over = render(read(games["4"]["path"]), "playthrough", format="markdown")
+    assert "| Harm | 10 of 10, and more than you could bear |" in over and "11 of 10" not in over
+    journal = (ROOT / "examples" / "hexaract-journal.playthrough.md").read_text(encoding="utf-8")
+    assert "Deck: 1 card left." in journal
+    for seed in SEEDS:
+        text = render(read(games[seed]["path"]), "playthrough", format="markdown")
+        assert not story_measure.SINGULAR.search(text), seed
