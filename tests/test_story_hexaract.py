@@ -233,7 +233,7 @@ def test_the_artifact_never_holds_more_than_six_pieces_and_each_night_tells_them
     assert not re.search(r"\b([7-9]|\d\d+) pieces\b", md)
     _, walk = make(read(g["path"]))
     after = {step.n: step.after for step in walk.steps}
-    patterns = {k: piece_words(k) for k in ("gone", "back", "swap")}
+    patterns = {k: piece_words(k) for k in ("gone", "back", "swap", "first")}
     told = 0
     for b in [b for d in story["days"] for b in d["beats"] if b["kind"] == "text"]:
         state = after[max(b["steps"])]
@@ -242,7 +242,7 @@ def test_the_artifact_never_holds_more_than_six_pieces_and_each_night_tells_them
                 for m in rx.finditer(b["text"]):
                     groups = m.groupdict()
                     gone = named(groups.get("gone") or (groups.get("suits") if kind == "gone" else "") or "")
-                    back = named(groups.get("back") or (groups.get("suits") if kind == "back" else "") or "")
+                    back = named(groups.get("back") or (groups.get("suits") if kind in ("back", "first") else "") or "")
                     assert gone or back, (b["text"], kind)
                     assert all(state.held(s) == 0 for s in gone), (b["text"], gone)
                     assert all(state.held(s) > 0 for s in back), (b["text"], back)

@@ -337,7 +337,7 @@ class HexaractTale(Tale):
         else:
             tally["thwarted" if kind == "personality" else "turned"].append(card_id)
             out.append(words["thwarted" if kind == "personality" else "turned"].format(shard=self.shard(suit)))
-            out.extend(self._gained(suit))
+            self._gained(suit)
         if move.ace == NO_ACE:
             out.append(p["no_ace"])
         elif move.ace_won:
@@ -347,18 +347,13 @@ class HexaractTale(Tale):
             won = self.shard(s)
             fmt = {"name": decktet.name(card_id), "Name": decktet.Name(card_id), "shard": won, "Shard": cap(won)}
             out.append(self.say("ace", p["phrasing"]["ace"]).format(**fmt))
-            out.extend(self._gained(s))
+            self._gained(s)
         return " ".join(out)
 
-    def _gained(self, suit: str) -> list[str]:
-        """A shard won: a word when it is the first of its piece you ever held (a piece
-        lost and won back is told at nightfall, as the night leaves it)."""
+    def _gained(self, suit: str) -> None:
+        """A shard won, counted (whether it brings a piece is told as the night leaves it)."""
         self.tally["gathered"].append(suit)
         self.shards["won"] += 1
-        if self.told[suit] != "never":
-            return []
-        self.told[suit] = "held"
-        return [self.say("first", self.p["phrasing"]["first"]).format(suit=suit)]
 
     # -- the night --------------------------------------------------------------------
 
@@ -426,28 +421,34 @@ class HexaractTale(Tale):
         self.night = []
 
     def _pieces(self, state: HexaractState) -> list[str]:
-        """The pieces the night leaves you without, or gives back, against what the tale
-        last told of each (a piece spent and won back in one day is not told)."""
+        """The pieces the night leaves you with for the first time, without, or with again,
+        against what the tale last told of each (a piece spent and won back in one day, or
+        won and spent, is not told)."""
         ph = self.p["phrasing"]
+        first = [s for s in SUITS if self.told[s] == "never" and state.held(s) > 0]
         gone = [s for s in SUITS if self.told[s] == "held" and state.held(s) == 0]
         back = [s for s in SUITS if self.told[s] == "missing" and state.held(s) > 0]
+        for s in first + back:
+            self.told[s] = "held"
         for s in gone:
             self.told[s] = "missing"
-        for s in back:
-            self.told[s] = "held"
 
-        def words(suits: list[str]) -> tuple[str, str]:
-            return (piece(suits[0]) if len(suits) == 1 else f"the {join_and(suits)} pieces",
-                    "was" if len(suits) == 1 else "were")
+        def words(suits: list[str]) -> dict[str, str]:
+            pieces = piece(suits[0]) if len(suits) == 1 else f"the {join_and(suits)} pieces"
+            return {"pieces": pieces, "Pieces": cap(pieces), "was": "was" if len(suits) == 1 else "were"}
 
-        (g, g_was), (b, b_was) = words(gone or ["-"]), words(back or ["-"])
+        out = []
+        if first:
+            out.append(self.say("first", ph["first"]).format(**words(first)))
         if gone and back:
-            return [self.say("swap", ph["swap"]).format(gone=g, back=b, Back=cap(b), gone_was=g_was, back_was=b_was)]
-        if gone:
-            return [self.say("gone", ph["gone"]).format(pieces=g, Pieces=cap(g), was=g_was)]
-        if back:
-            return [self.say("back", ph["back"]).format(pieces=b, Pieces=cap(b), was=b_was)]
-        return []
+            g, b = words(gone), words(back)
+            out.append(self.say("swap", ph["swap"]).format(gone=g["pieces"], back=b["pieces"], Back=b["Pieces"],
+                                                          gone_was=g["was"], back_was=b["was"]))
+        elif gone:
+            out.append(self.say("gone", ph["gone"]).format(**words(gone)))
+        elif back:
+            out.append(self.say("back", ph["back"]).format(**words(back)))
+        return out
 
     # -- the end ----------------------------------------------------------------------
 
