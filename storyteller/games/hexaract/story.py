@@ -1,13 +1,23 @@
 """Hexaract told as Jacynth's adventurer on the road: the minions thwarted or suffered,
-the places surveyed, the events turned or endured, the six pieces of the artifact (the
-suit tokens) gathered and lost, the harm taken, and how the journey ended."""
+the places made safe, the misfortunes turned or endured, the shards of the artifact's six
+pieces (the suit tokens) won and lost, the harm taken, and how the journey ended.
+
+Every card is told as what it is on the road, in its own words (``prompts/hexaract.json``
+``cards``: how it came, how it was thwarted, turned or made safe, how it first hurt you),
+each sentence told once, since each card comes once. A token is a *shard* of its suit's
+*piece*: you hold a piece while you hold a shard of it, so the artifact never has more
+than six pieces. The dice are one line of mechanics a day; harm is told in words each time
+it grows (each count once); the beats that come again and again (a night with nothing
+in it, a misfortune finding nothing to take) are said a few ways in turn (``phrasing``).
+Every paragraph says which steps it tells (``steps``), so each journal entry stands right
+after the card its question was about."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from storyteller.core import decktet
-from storyteller.core.engine import Roll, State
+from storyteller.core.engine import Move, Roll, State
 from storyteller.core.decktet import SUITS
 from storyteller.games.hexaract.rules import (
     HexaractState,
@@ -17,20 +27,23 @@ from storyteller.games.hexaract.rules import (
     HARM_LIMIT,
     NO_ACE,
     Assign,
+    Cause,
     Done,
     Pay,
     Spend,
     ace_suit,
+    couplet_values,
+    dice_text,
+    harm_words,
     kind_of,
     place_of,
+    rank_of,
     short_label,
-    suits_of,
 )
-from storyteller.core.engine import Move
 from storyteller.log.events import CardDrawn, Revealed, DiceRolled
 from storyteller.log.replay import Step
 from storyteller.telling.stories import Tale, Teller
-from storyteller.telling.meanings import info, theme
+from storyteller.telling.meanings import theme
 from storyteller.telling.meanings import meaning as card_meaning
 from storyteller.core.words import cap, join_and
 
@@ -43,36 +56,38 @@ def _hexaract(state: State | None) -> HexaractState:
 KIND_WORD = {"personality": "a personality", "location": "a location", "event": "an event"}
 CARD_TALLIES = ("thwarted", "suffered", "surveyed", "tired", "turned", "endured")
 TALLIES = CARD_TALLIES + ("gathered", "lost", "placed", "aces")
+NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+           "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen")
+TENS = ("", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
 
 
 def dice_line(dice) -> str:
     return " ".join(str(d) for d in dice)
 
 
-def dice_words(dice) -> str:
-    """The dice of a roll as a sentence says them: "3, 5, 6, 1 and 2"."""
-    return join_and(str(d) for d in dice)
+def number(n: int) -> str:
+    """A count as a sentence says it: "no", "three", "twenty-one" (digits from a hundred)."""
+    if 0 <= n < len(NUMBERS):
+        return NUMBERS[n]
+    if n < 100:
+        return TENS[n // 10] + (f"-{NUMBERS[n % 10]}" if n % 10 else "")
+    return str(n)
 
 
-def couplet_words(dice) -> str:
-    """The two dice of a couplet: "a 5 and a 2", "a wild 6 and a 3", "two wild sixes"."""
-    if all(d == 6 for d in dice):
-        return "two wild sixes"
-    return " and ".join("a wild 6" if d == 6 else f"a {d}" for d in dice)
-
-
-def harm_band(harm: int) -> str:
-    """How near the harm is to the end of the road, in the words' own bands."""
-    if harm >= HARM_LIMIT:
-        return "last"
-    if harm >= HARM_LIMIT - 3:
-        return "high"
-    return "middle" if harm >= 4 else "low"
+def count(n: int, word: str, many: str | None = None) -> str:
+    """"one shard", "three shards", "no shards"."""
+    return f"{number(n)} {word if n == 1 else many or word + 's'}"
 
 
 def piece(suit: str) -> str:
-    """A suit token as the story names it: "the Waves piece"."""
+    """A suit's piece of the artifact, as the story names it: "the Waves piece"."""
     return f"the {suit} piece"
+
+
+def shard(suit: str, short: bool = False) -> str:
+    """A token, as the story names it: "a shard of the Waves piece" ("a Waves shard",
+    ``short``, once the story has named one)."""
+    return f"a {suit} shard" if short else f"a shard of {piece(suit)}"
 
 
 def set_off(before, move, after) -> list:
@@ -111,202 +126,455 @@ def supply_line(state) -> str:
     return text
 
 
-def _card_info(card_id: str) -> dict[str, Any]:
-    return info(card_id) | {
-        "kind": kind_of(card_id),
-        "kind_word": KIND_WORD[kind_of(card_id)],
-        "rank": CARDS[card_id].rank,
-        "suits": list(suits_of(card_id)),
-    }
-
-
 def _unique(items: list[str]) -> list[str]:
     return list(dict.fromkeys(items))
 
 
 class HexaractTale(Tale):
-    """A day per turn: the cards that arrive, the dice, what the adventurer did with them
-    and one paragraph of consequences. Journal entries join the day they were written in."""
+    """Setting out (the shards you carry, the pieces the Crowns keep, the road's first
+    cards), then a day per roll: the cards that came, the day's line of dice, what you did
+    with them, and one paragraph for the night. Journal entries stand where the tale is
+    when they are written, which is right after the card their question is about: a
+    paragraph is joined to the one before only when nothing stands between them."""
 
     def __init__(self, teller: HexaractTeller, seed: str, walk) -> None:
         super().__init__(teller, seed, walk)
-        self.setup: dict[str, list] = {"pieces": [], "rewards": [], "journey": []}
+        self.setting: list[dict[str, Any]] = []
         self.days: list[dict[str, Any]] = []
-        self.day: dict[str, Any] | None = None
+        self.beats = self.setting  # where the next beat goes: setting out, then the day
+        self.part: str | None = None  # what the last beat tells, while the next may join it
         self.started = False  # the first roll starts day 1
-        self.between = False  # the turn's consequences are over; draws belong to the next day
+        self.between = False  # the night is told; what comes next belongs to the next day
+        self.set_out = False  # the first Ace is told
+        self.more: list[str] = []  # the Aces of the paragraph after the first, while it is open
+        self.rewards: list[str] = []
+        self.road = False  # the road's first card is told
+        self.morning: dict[str, Any] | None = None  # the day's line of dice, while the day lasts
+        self.head = ""  # its first words: the roll, and the harm you carried into the day
+        self.moves: list[str] = []  # what the day's dice (and a shard spent) went to
+        self.barren = False
+        self.night: list[int] = []  # the steps of a night being paid (an event's token chosen)
+        self.hurts: dict[str, int] = {}  # nights each card hurt you
+        self.took: set[str] = set()  # the events that took a shard
+        self.told = dict.fromkeys(SUITS, "never")  # each piece as the tale last told it: "held", "missing"
+        self.named: set[str] = set()  # the suits whose shards the story has named
+        self.harm_told = 0
+        self.shards = {"won": 0, "crowns": 0, "lost": 0, "warded": 0}
         self.tally: dict[str, list] = {k: [] for k in TALLIES}
         self.final: HexaractState | None = None  # the state after the last step told
-        self.hurt_last: set[str] = set()  # the cards that hurt you the evening before
 
     @property
     def begun(self) -> bool:
-        return self.day is not None
+        return bool(self.setting) or bool(self.days)
 
-    def tell(self, text: str, **extra: Any) -> None:
-        assert self.day is not None
-        self.day["beats"].append({"kind": "text", "text": text, **extra})
+    # -- paragraphs -------------------------------------------------------------------
+
+    def tell(self, text: str, part: str | None = None, **extra: Any) -> dict[str, Any]:
+        """A paragraph of narration telling the step being told; joined to the last one
+        when both are of the same ``part`` (the cards that came, the day's deeds) and
+        nothing stands between them."""
+        last = self.beats[-1] if self.beats else None
+        if part is not None and part == self.part and last is not None and last["kind"] == "text":
+            self.beats[-1] = self.joined(last, self.stamp({"kind": "text", "text": text}))
+            return self.beats[-1]
+        beat = self.stamp({"kind": "text", "text": text, **extra})
+        self.beats.append(beat)
+        self.part = part
+        return beat
 
     def today(self) -> None:
-        """A new day begins with the first draw or roll after the last day's consequences."""
-        if self.between or self.day is None:
-            self.day = {"number": len(self.days) + 1, "beats": []}
-            self.days.append(self.day)
+        """A new day begins with the first draw or roll after the last night."""
+        if self.between or not self.days:
+            self.days.append({"number": len(self.days) + 1, "beats": []})
+            self.beats = self.days[-1]["beats"]
+            self.part = None
             self.between = False
+            self.morning = None
 
     def journal(self, beat: dict[str, Any]) -> None:
-        assert self.day is not None
-        self.day["beats"].append(beat)
+        self.beats.append(beat)
+        self.part = None
 
     def oracle(self, beat: dict[str, Any]) -> None:
-        if self.day is not None:
-            self.day["beats"].append(beat)
-        else:
-            super().oracle(beat)
+        self.beats.append(beat)
+        self.part = None
+
+    # -- the steps --------------------------------------------------------------------
 
     def draw(self, step: Step, e: CardDrawn) -> None:
         self.final = _hexaract(step.after)
+        p = self.p
         card_id, to = e.card, e.to
         if to == ACE_TOKEN:
-            self.setup["pieces"].append(piece(ace_suit(card_id)))
+            suit = ace_suit(card_id)
+            self.told[suit] = "held"
+            self.named.add(suit)
+            if not self.set_out:
+                self.set_out = True
+                self.tell(p["set_out"].format(suit=suit, image=p["aces"][card_id]), "first ace")
+                return
+            if self.part != "aces":
+                self.more = []
+                self.tell("", "aces")
+            self.more.append(card_id)
+            self._retell(self._aces())
         elif to == ACE_REWARD:
-            self.setup["rewards"].append(f"{decktet.name(card_id)} ({piece(ace_suit(card_id))})")
-        elif not self.started:
-            self.setup["journey"].append(_card_info(card_id))
+            if self.part != "rewards":
+                self.rewards = []
+                self.tell("", "rewards")
+            self.rewards.append(ace_suit(card_id))
+            suits = self.rewards
+            if len(suits) == 1:
+                self._retell(p["rewards"][1].format(Piece=cap(piece(suits[0]))))
+            else:
+                named = join_and(f"the {s}" for s in suits)
+                self._retell(p["rewards"][0].format(count=number(len(suits)), suits=named))
         else:
-            self.today()
-            kind = kind_of(card_id)
-            arrival = self.say("arrival " + kind, self.p["arrival"][kind])
-            text = arrival.format(name=decktet.name(card_id), Name=decktet.Name(card_id))
-            self.tell(text + " " + card_meaning(card_id), card=card_id)
+            if self.started:
+                self.today()
+            text = p["cards"][card_id]["arrive"]
+            if not self.started and not self.road:
+                text = f"{p['road_begins']} {text}"
+            self.road = True
+            self.tell(text, "arrivals")
+
+    def _retell(self, text: str) -> None:
+        """The open paragraph told again with one more card in it (the Aces set out with,
+        the ace rewards), and the step being told among its steps."""
+        self.beats[-1] = self.stamp({**self.beats[-1], "text": text})
+
+    def _aces(self) -> str:
+        """The Aces you set out with after the first, in one sentence."""
+        p = self.p
+        if len(self.more) == 1:
+            return p["set_out_more"][1].format(suit=ace_suit(self.more[0]), image=p["aces"][self.more[0]])
+        a, b = self.more[-2:]  # (two at most: three Aces give tokens, the first told alone)
+        return p["set_out_more"][0].format(a=ace_suit(a), b=ace_suit(b), image_a=p["aces"][a], image_b=p["aces"][b])
 
     def roll(self, step: Step, rolled: DiceRolled) -> None:
-        self.final = _hexaract(step.after)
+        after = self.final = _hexaract(step.after)
         self.started = True
         self.today()
-        assert self.day is not None
         dice = list(rolled.dice)
-        sixes = dice.count(6)
-        if not any(isinstance(a.move, Assign) for a in step.after.legal_actions()):
-            how = "barren"  # no couplet fits any card on the journey
+        self.barren = not any(isinstance(a.move, Assign) for a in after.legal_actions())
+        self.moves = []
+        harm = f" (harm {harm_words(after.harm)})" if after.harm else ""
+        self.head = f"Roll {dice_line(dice)}{harm}"
+        self.morning = self.stamp({"kind": "mechanics", "text": "", "dice": dice})
+        self._morning_words()
+        self.beats.append(self.morning)
+        self.part = None
+        if self.barren:
+            self.tell(self.say("barren", self.p["phrasing"]["barren"]), "deeds")
+        elif dice.count(6) >= 3:
+            self.tell(self.say("wild", self.p["phrasing"]["wild"]), "deeds")
+
+    def _morning_words(self) -> None:
+        """The day's line of mechanics: the roll, then what each couplet and the shard
+        spent went to."""
+        m = self.morning
+        if m is None:
+            return
+        if self.moves:
+            what = "; ".join(self.moves)
+        elif self.barren:
+            what = "no couplet fit the journey"
         else:
-            how = ("none", "one", "two")[sixes] if sixes < 3 else "wild"
-        words = self.say("dice " + how, self.p["dice"][how]).format(dice=dice_words(dice))
-        self.day["beats"].append({"kind": "dice", "text": words, "dice": dice})
+            what = "no couplet assigned"
+        m["text"] = f"{self.head}: {what}."
 
     def decision(self, step: Step, move: Move) -> None:
-        self.final = after = _hexaract(step.after)
+        after = _hexaract(step.after)
+        self.final = after
         if isinstance(move, (Assign, Spend)):
-            self.tell(self._deed(move, after))
-        elif after.phase != "pay":  # the turn's consequences are all paid
-            self._tell_consequences(after)
+            self._mechanics(move)
+            self.tell(self._deed(move, after), "deeds")
+        elif after.phase == "pay":  # an event's token is still to be chosen: the night goes on
+            if self.now is not None:
+                self.night.append(self.now)
+        else:  # the night's consequences are all paid
+            self._tell_night(after)
             self.between = True
 
-    def _deed(self, move: Assign | Spend, after) -> str:
-        """A couplet or a spend, in the story's words."""
+    def _mechanics(self, move: Assign | Spend) -> None:
+        """What a couplet or a shard spent went to, for the day's line of mechanics."""
+        name = decktet.name(move.card)
+        if isinstance(move, Assign):
+            a, b = move.dice
+            values = couplet_values(a, b, rank_of(move.card))
+            text = f"{dice_text(a, b, values) if values else f'{a}+{b}'} to {name} for {move.suit}"
+        else:
+            text = f"a {move.suit} token spent on {name}"
+        if move.ace_won:
+            text += f", with {decktet.name(move.ace_won)}"
+        self.moves.append(text)
+        self._morning_words()
+
+    def shard(self, suit: str) -> str:
+        """A shard of ``suit``, named in full the first time the story names one."""
+        short = suit in self.named
+        self.named.add(suit)
+        return shard(suit, short)
+
+    # -- what you did -----------------------------------------------------------------
+
+    def _deed(self, move: Assign | Spend, after: HexaractState) -> str:
+        """A couplet or a shard spent, in the card's own words, with what it won or cost."""
         p, tally = self.p, self.tally
         card_id, suit = move.card, move.suit
-        fmt = {"name": decktet.name(card_id), "Name": decktet.Name(card_id), "suit": suit, "piece": piece(suit),
-               "Piece": cap(piece(suit))}
-        if isinstance(move, Assign):
-            fmt["couplet"] = couplet_words(move.dice)
-            fmt["Couplet"] = cap(fmt["couplet"])
-        done = card_id not in after.journey  # it left the journey: thwarted, turned, surveyed
+        words = p["cards"][card_id]
+        done = card_id not in after.journey  # it left the journey: thwarted, turned, made safe
         kind = kind_of(card_id)
-        if isinstance(move, Spend):
-            tally["placed"].append(suit)
-            text = self.say("spent", p["spent"]).format(**fmt)
+        out = []
+        if kind == "location":
+            ward = f"one of your own {suit} shards" if isinstance(move, Spend) else f"a {suit} ward"
+            out.append(words["safe" if done else "begun"].format(ward=ward))
+            if isinstance(move, Spend):
+                tally["placed"].append(suit)
+                self.shards["warded"] += 1
             if done:
                 tally["surveyed"].append(card_id)
-                text += " " + self.say("surveyed", p["surveyed"]).format(**fmt)
-        elif kind == "personality":
-            tally["thwarted"].append(card_id)
-            tally["gathered"].append(suit)
-            text = self.say("thwarted", p["thwarted"]).format(**fmt)
-        elif kind == "event":
-            tally["turned"].append(card_id)
-            tally["gathered"].append(suit)
-            text = self.say("turned", p["turned"]).format(**fmt)
         else:
-            text = self.say("survey", p["survey"]).format(**fmt)
-            if done:
-                tally["surveyed"].append(card_id)
-                text += " " + self.say("surveyed", p["surveyed"]).format(**fmt)
+            tally["thwarted" if kind == "personality" else "turned"].append(card_id)
+            out.append(words["thwarted" if kind == "personality" else "turned"].format(shard=self.shard(suit)))
+            self._gained(suit)
         if move.ace == NO_ACE:
-            text += " " + p["no_ace"]
-        elif move.ace:
-            s = ace_suit(move.ace)
-            tally["gathered"].append(s)
+            out.append(p["no_ace"])
+        elif move.ace_won:
+            s = ace_suit(move.ace_won)
+            self.shards["crowns"] += 1
             tally["aces"].append(s)
-            text += " " + self.say("ace", p["ace"]).format(ace=decktet.name(move.ace), piece=piece(s), suit=s)
-        return text
+            won = self.shard(s)
+            fmt = {"name": decktet.name(card_id), "Name": decktet.Name(card_id), "shard": won, "Shard": cap(won)}
+            out.append(self.say("ace", p["phrasing"]["ace"]).format(**fmt))
+            self._gained(s)
+        return " ".join(out)
 
-    def _tell_consequences(self, state) -> None:
-        """One paragraph: who hurt you (told another way when the same cards hurt you the
-        evening before) and how far the harm has come, what each event took or failed to
-        take (and whether it passed with it), and how the day ended."""
-        p, tally = self.p, self.tally
-        hurt, taken, missed, passed = [], {}, [], []
+    def _gained(self, suit: str) -> None:
+        """A shard won, counted (whether it brings a piece is told as the night leaves it)."""
+        self.tally["gathered"].append(suit)
+        self.shards["won"] += 1
+
+    # -- the night --------------------------------------------------------------------
+
+    def _tell_night(self, state: HexaractState) -> None:
+        """One paragraph: who hurt you (each card in its own words the first two nights it
+        does), how far the harm has come (each count told once), what each misfortune took
+        or failed to take, and whether it passed; a quiet night when nothing happened."""
+        p, ph, tally = self.p, self.p["phrasing"], self.tally
+        hurt: list[str] = []
+        taken: dict[str, str] = {}
+        missed: list[str] = []
+        passed: list[str] = []
         for c in state.consequences:
             if c.kind == "harm":
                 hurt.append(c.card)
                 tally["suffered" if kind_of(c.card) == "personality" else "tired"].append(c.card)
             elif c.kind == "token lost":
+                assert c.suit is not None
                 taken[c.card] = c.suit
                 tally["endured"].append(c.card)
                 tally["lost"].append(c.suit)
+                self.shards["lost"] += 1
             elif c.kind == "no token":
                 missed.append(c.card)
                 tally["endured"].append(c.card)
             elif c.kind == "passes":
                 passed.append(c.card)
-        parts = []
-        if hurt:
-            bits = []
-            for group, words in (("personality", "harm_people"), ("location", "harm_places")):
-                cards = [c for c in hurt if kind_of(c) == group]
-                if cards:
-                    if set(cards) <= self.hurt_last:
-                        words += "_again"
-                    names = decktet.names(cards)
-                    bits.append(self.say(words, p[words]).format(names=names, Names=cap(names)))
-            band = harm_band(state.harm)
-            count = self.say("harm " + band, p["harm"][band])
-            bits.append(count.format(harm=state.harm, limit=HARM_LIMIT, left=HARM_LIMIT - state.harm))
-            parts.append(" ".join(bits))
-        self.hurt_last = set(hurt)
+        parts: list[str] = []
+        for group, key in (("personality", "people_again"), ("location", "places_again")):
+            often = []
+            for card_id in (c for c in hurt if kind_of(c) == group):
+                nights = self.hurts.get(card_id, 0)
+                self.hurts[card_id] = nights + 1
+                if nights < 2:
+                    parts.append(p["cards"][card_id]["hurt" if nights == 0 else "again"])
+                else:
+                    often.append(card_id)
+            if often:
+                names = decktet.names(often)
+                parts.append(self.say(key, ph[key]).format(names=names, Names=cap(names)))
+        if state.harm > self.harm_told:
+            self.harm_told = state.harm
+            parts.append(p["harm"]["over" if state.harm > HARM_LIMIT else str(state.harm)])
         for card_id, suit in taken.items():
-            fmt = {"Name": decktet.Name(card_id), "name": decktet.name(card_id), "piece": piece(suit), "suit": suit}
-            words = "taken_last" if card_id in passed else "taken"
-            parts.append(self.say(words, p[words]).format(**fmt))
+            fmt = {"Name": decktet.Name(card_id), "name": decktet.name(card_id), "shard": self.shard(suit)}
+            if card_id not in self.took:
+                parts.append(p["cards"][card_id]["took"].format(**fmt))
+                if card_id in passed:
+                    parts.append(self.say("passed", ph["passed"]).format(**fmt))
+            else:
+                key = "taken_last" if card_id in passed else "taken"
+                parts.append(self.say(key, ph[key]).format(**fmt))
+            self.took.add(card_id)
         for card_id in missed:
-            fmt = {"Name": decktet.Name(card_id), "name": decktet.name(card_id)}
-            words = "missed_last" if card_id in passed else "missed"
-            parts.append(self.say(words, p[words]).format(**fmt))
-        for card_id in passed:
-            if card_id not in taken and card_id not in missed:
-                parts.append(self.say("passed", p["passed"]).format(Name=decktet.Name(card_id)))
+            key = "missed_last" if card_id in passed else "missed"
+            parts.append(self.say(key, ph[key]).format(Name=decktet.Name(card_id), name=decktet.name(card_id)))
         if not parts:
-            parts.append(self.say("quiet", p["quiet"]))
-        self.tell(" ".join(parts), consequences=True)
+            parts.append(self.say("quiet", ph["quiet"]))
+        if state.outcome is None:  # (a night that ends the road: the reckoning tells what you held)
+            parts.extend(self._pieces(state))
+        beat = self.tell(" ".join(parts), "night")
+        for n in self.night:
+            if n not in beat["steps"]:
+                beat["steps"].insert(0, n)
+        self.night = []
+
+    def _pieces(self, state: HexaractState) -> list[str]:
+        """The pieces the night leaves you with for the first time, without, or with again,
+        against what the tale last told of each (a piece spent and won back in one day, or
+        won and spent, is not told)."""
+        ph = self.p["phrasing"]
+        first = [s for s in SUITS if self.told[s] == "never" and state.held(s) > 0]
+        gone = [s for s in SUITS if self.told[s] == "held" and state.held(s) == 0]
+        back = [s for s in SUITS if self.told[s] == "missing" and state.held(s) > 0]
+        for s in first + back:
+            self.told[s] = "held"
+        for s in gone:
+            self.told[s] = "missing"
+
+        def words(suits: list[str]) -> dict[str, str]:
+            pieces = piece(suits[0]) if len(suits) == 1 else f"the {join_and(suits)} pieces"
+            return {"pieces": pieces, "Pieces": cap(pieces), "was": "was" if len(suits) == 1 else "were"}
+
+        out = []
+        if first:
+            out.append(self.say("first", ph["first"]).format(**words(first)))
+        if gone and back:
+            g, b = words(gone), words(back)
+            out.append(self.say("swap", ph["swap"]).format(gone=g["pieces"], back=b["pieces"], Back=b["Pieces"],
+                                                          gone_was=g["was"], back_was=b["was"]))
+        elif gone:
+            out.append(self.say("gone", ph["gone"]).format(**words(gone)))
+        elif back:
+            out.append(self.say("back", ph["back"]).format(**words(back)))
+        return out
+
+    # -- the end ----------------------------------------------------------------------
 
     def finish(self) -> dict[str, Any]:
         final, tally = self.final, self.tally
         tally["endured"] = [c for c in tally["endured"] if c not in tally["turned"]]
-        result = self.outcome.result if self.outcome else "unfinished"
+        outcome = self.outcome
+        result = outcome.result if outcome else "unfinished"
+        cause = outcome.cause if outcome else None
         held = [s for s in SUITS if final is not None and final.held(s) > 0]
+        missing = [s for s in SUITS if s not in held]
+        harm = final.harm if final is not None else 0
         return {
-            "setup": self.setup,
+            "intro": self.p["intro"],
+            "setting_out": self.setting,
             "days": self.days,
-            "ending": self.p["endings"].get(result, ""),
-            "harm": final.harm if final is not None else 0,
+            "ending": self._ending(result, cause, missing),
+            "outcome_words": self._outcome_words(result, cause, harm, held, missing),
+            "reckoning": self._reckoning(final, held, missing),
+            "harm": harm,
             "harm_limit": HARM_LIMIT,
+            "harm_words": harm_words(harm),
             "held": held,
-            "missing": [s for s in SUITS if s not in held],
+            "missing": missing,
             "supply": {s: final.held(s) for s in SUITS} if final is not None else {},
             "tally": {k: (_unique([decktet.name(c) for c in v]) if k in CARD_TALLIES else v) for k, v in tally.items()},
             "result": result,
         }
+
+    def _ending(self, result: str, cause: object, missing: list[str]) -> str:
+        endings = self.p["endings"]
+        if result == "won":
+            return endings["won"]
+        if cause == Cause.HARM:
+            return endings["harm"]
+        if cause == Cause.ARTIFACT_INCOMPLETE:
+            return endings["artifact-incomplete"].format(missing=join_and(piece(s) for s in missing))
+        return endings.get(result, endings["unfinished"])
+
+    @staticmethod
+    def _outcome_words(result: str, cause: object, harm: int, held: list[str], missing: list[str]) -> str:
+        """The ending and the score as one line of mechanics."""
+        score = f"score {len(held)}"
+        if result == "won":
+            return f"Won: the journey cleared with all six suits in your supply ({score})."
+        if cause == Cause.HARM:
+            return f"Lost: harm {harm_words(harm)}; {count(len(held), 'suit')} in your supply ({score})."
+        if cause == Cause.ARTIFACT_INCOMPLETE:
+            return (f"Lost: the journey cleared, but your supply lacked {join_and(missing)}; "
+                    f"{count(len(held), 'suit')} in it ({score}).")
+        if result == "abandoned":
+            return f"Abandoned, with harm {harm_words(harm)} and {count(len(held), 'suit')} in your supply."
+        return f"Unfinished: harm {harm_words(harm)}, {count(len(held), 'suit')} in your supply."
+
+    def _reckoning(self, final: HexaractState | None, held: list[str], missing: list[str]) -> list[str]:
+        """The road as a whole, in a few sentences: who you thwarted and who hurt you, the
+        places made safe, the misfortunes, and what the artifact held at the end."""
+        r, tally = self.p["reckoning"], self.tally
+        left = [c for c in (final.journey if final is not None else ()) if c is not None]
+        out = []
+
+        def some(key: str, cards: list[str]) -> str:
+            cards = _unique(cards)
+            options = r[key]
+            names = decktet.names(cards)
+            if len(cards) >= 4:
+                return options[2].format(count=number(len(cards)), first=decktet.name(cards[0]),
+                                         last=decktet.name(cards[-1]))
+            return options[0 if len(cards) == 1 else 1].format(names=names)
+
+        def names(cards: list[str]) -> dict[str, str]:
+            words = decktet.names(_unique(cards))
+            return {"names": words, "Names": cap(words)}
+
+        people = []
+        thwarted = tally["thwarted"]
+        if thwarted:
+            people.append(some("people", thwarted))
+            hurt_first = [c for c in thwarted if c in self.hurts]
+            if hurt_first:
+                people.append(r["people_hurt"].format(**names(hurt_first)))
+        still = [c for c in left if kind_of(c) == "personality"]
+        if still:
+            people.append(r["people_left"].format(**names(still)))
+        places = []
+        if tally["surveyed"]:
+            places.append(some("places", tally["surveyed"]))
+            tired = [c for c in tally["surveyed"] if c in self.hurts]
+            if tired:
+                places.append(r["places_hurt"].format(**names(tired)))
+        unsafe = [c for c in left if kind_of(c) == "location"]
+        if unsafe:
+            places.append(r["places_left" if len(unsafe) == 1 else "places_left_many"].format(**names(unsafe)))
+        events = []
+        if tally["turned"]:
+            events.append(r["events"].format(**names(tally["turned"])))
+        endured = _unique([c for c in tally["endured"] if c not in tally["turned"]])
+        if endured:
+            events.append(r["events_endured"].format(**names(endured)))
+        out = [" ".join(x) for x in (people, places, events) if x]
+        s = self.shards
+        if not s["crowns"]:
+            crowns = ""
+        elif s["won"] == 1:
+            crowns = " from a Crown"
+        elif s["crowns"] == 1:
+            crowns = ", one of them from a Crown"
+        else:
+            crowns = f", {number(s['crowns'])} of them from the Crowns"
+        shards = r["shards_won"].format(shards=count(s["won"], "shard"), crowns=crowns)
+        rest = [r[f"shards_{k}"].format(n=number(s[k]), verb="was" if s[k] == 1 else "were")
+                for k in ("lost", "warded") if s[k]]
+        artifact = [f"{shards}; {join_and(rest)}." if rest else f"{shards}."]
+        when = r["when"]["unfinished" if self.outcome is None else "end"]
+        if not missing:
+            result = self.outcome.result if self.outcome is not None else None
+            artifact.append(r["whole"] if result == "won" else r["all_so_far"] if result is None
+                            else r["all_held"].format(When=when))
+        elif held:
+            artifact.append(r["part"].format(When=when, count=number(len(held)),
+                                             missing=join_and(piece(m) for m in missing),
+                                             was="was" if len(missing) == 1 else "were"))
+        else:
+            artifact.append(r["none"].format(When=when))
+        out.append(" ".join(artifact))
+        return out
 
 
 class HexaractTeller(Teller):
@@ -408,7 +676,7 @@ class HexaractTeller(Teller):
                 out.append({"day": day, "table": {
                     "journey": journey_line(state),
                     "supply": supply_line(state),
-                    "harm": f"{state.harm} of {HARM_LIMIT}",
+                    "harm": harm_words(state.harm),
                     "deck": str(state.deck_left),
                 }})
             elif step.move is not None:
