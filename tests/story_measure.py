@@ -21,8 +21,8 @@ fresh sessions folder; then each story is exported in Markdown and HTML and read
     python tests/story_measure.py                 # every game, seeds 0..29
     python tests/story_measure.py adaman --games 5 --show 3   # and print the worst cases
 
-Not part of the suite (it plays 120 games); ``tests/test_story_measure.py`` runs it on a
-few seeds of each game.
+Not part of the suite (it plays 120 games); each game's ``tests/test_story_GAME.py`` holds
+its goals on three seeds.
 """
 
 from __future__ import annotations
