@@ -270,10 +270,12 @@ class Header:
     mode: str | None = None  # who played: "player", "answers", "auto greedy", "solver"...
     from_log: str | None = None  # a branch: the log it came from
     from_step: int | None = None  # ... and its last event the branch keeps
+    campaign: Mapping[str, Any] | None = None  # a campaign's chapter: {"name", "chapter", "recap"}
 
     FIELDS: ClassVar[tuple[str, ...]] = ()  # every field, in their order (made with the class)
     REQUIRED: ClassVar[tuple[str, ...]] = ("storyteller", "schema", "game", "variants", "seed", "source")
-    KEYS: ClassVar[frozenset[str]] = frozenset(REQUIRED + ("version", "started", "mode", "from_log", "from_step"))
+    KEYS: ClassVar[frozenset[str]] = frozenset(REQUIRED + ("version", "started", "mode", "from_log", "from_step",
+                                                                 "campaign"))
 
     @property
     def branch(self) -> bool:
@@ -291,6 +293,8 @@ class Header:
             value = getattr(self, key)
             if value is not None:
                 out[key] = value
+        if self.campaign is not None:
+            out["campaign"] = dict(self.campaign)
         return out
 
     @classmethod
@@ -318,6 +322,7 @@ class Header:
             step = record["from_step"]
             if type(step) is not int or step < 1:
                 raise BadLine(f"'from_step' must be a step number, 1 or more, not {show(step)}")
+        campaign = _campaign(record["campaign"]) if "campaign" in record else None
         variants = record["variants"]
         if not isinstance(variants, dict):
             raise BadLine(f"'variants' must be a mapping, not {show(variants)}")
@@ -337,7 +342,25 @@ class Header:
             raise BadLine(f"'seed' is not a seed storyteller makes: {e}") from None
         return cls(game=record["game"], variants=dict(variants), seed=seed, source=record["source"],
                    version=record.get("version"), started=record.get("started"), mode=record.get("mode"),
-                   from_log=record.get("from_log"), from_step=record.get("from_step"))
+                   from_log=record.get("from_log"), from_step=record.get("from_step"), campaign=campaign)
+
+
+CAMPAIGN_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,39}")
+
+
+def _campaign(value: Any) -> dict[str, Any]:
+    """A header's campaign: which campaign the game is a chapter of, which chapter, and the
+    story so far told at its start (raises BadLine)."""
+    if not isinstance(value, dict):
+        raise BadLine(f"'campaign' must be a mapping, not {show(value)}")
+    _keys(value, frozenset(("name", "chapter", "recap")), ("name", "chapter"), "campaign")
+    name, chapter, recap = value["name"], value["chapter"], value.get("recap", "")
+    if not isinstance(name, str) or not CAMPAIGN_NAME.fullmatch(name):
+        raise BadLine(f"a campaign's name is letters, digits, - and _ (at most 40), not {show(name)}")
+    if type(chapter) is not int or not 1 <= chapter <= 10_000:
+        raise BadLine(f"a campaign's 'chapter' must be a whole number from 1, not {show(chapter)}")
+    _text(recap, "the campaign's 'recap'", WORDS, plain=False, empty=True)
+    return {"name": name, "chapter": chapter, "recap": recap}
 
 
 # -- the events ------------------------------------------------------------------------------

@@ -66,6 +66,7 @@ class Summary:
     started: str
     status: str  # "in progress", "cut off", "unreadable", or the result ("won", "lost"...)
     problem: str = ""  # why a log is unreadable or cut off
+    campaign: str = ""  # the campaign it is a chapter of, if any
 
     @property
     def unfinished(self) -> bool:
@@ -83,11 +84,12 @@ def summarize(path: Path) -> Summary:
     if p.header is None:
         return Summary(path.parent, path.name, "?", "?", "", "unreadable", p.problem)
     h = p.header
-    return Summary(path.parent, path.name, h.game, h.seed, h.started or "", p.status, p.problem)
+    return Summary(path.parent, path.name, h.game, h.seed, h.started or "", p.status, p.problem,
+                   h.campaign["name"] if h.campaign else "")
 
 
 SUMMARIES = ".sessions.json"  # the summaries of the logs beside it, by file name, size and time
-SUMMARIES_VERSION = 1
+SUMMARIES_VERSION = 2
 
 
 def summaries(folder: Path | None = None) -> list[Summary]:
@@ -116,12 +118,12 @@ def summaries(folder: Path | None = None) -> list[Summary]:
             continue
         stamp = [st.st_size, st.st_mtime_ns]
         hit = cached.get(entry.name)
-        if hit is not None and hit[:2] == stamp and len(hit) == 7 and all(type(x) is str for x in hit[2:]):
+        if hit is not None and hit[:2] == stamp and len(hit) == 8 and all(type(x) is str for x in hit[2:]):
             s = Summary(folder, entry.name, *hit[2:])
         else:
             s = summarize(folder / entry.name)
         out.append(s)
-        fresh[entry.name] = stamp + [s.game, s.seed, s.started, s.status, s.problem]
+        fresh[entry.name] = stamp + [s.game, s.seed, s.started, s.status, s.problem, s.campaign]
     if fresh != cached:
         tmp = folder / f".{SUMMARIES}.{os.getpid()}.tmp"
         try:
