@@ -174,9 +174,12 @@ def play(
     questions: str | None = None,
     from_log: Path | None = None,
     step: int | None = None,
+    campaign: str | None = None,
 ) -> int:
     from storyteller.play.session import Session
 
+    if campaign is not None and (from_log is not None or step is not None):
+        raise UserError("a branch is not a new chapter: play --from LOG --step N without --campaign", EXIT_USAGE)
     if from_log is not None or step is not None:
         if name is not None or seed is not None or variants or physical or extra:
             raise UserError("a branch plays on the old game's deal and rules: give --from LOG --step N, and no game, "
@@ -192,7 +195,22 @@ def play(
     driver = make_driver(game, seed_text, auto, answers, plain, source, questions)
     path = log if log is not None else store.new_log_path(game.name, seed_text)
     mode = f"auto {auto}" if auto else "answers" if answers else "player"
-    session = Session.new(game, chosen, seed_text, path, mode=mode, source=source, driver=driver)
+    if campaign is None:
+        session = Session.new(game, chosen, seed_text, path, mode=mode, source=source, driver=driver)
+    else:
+        from storyteller.play import campaign as campaigns
+
+        campaigns.check_name(campaign)
+        if auto:  # only on purpose: a built-in player's moves in a person's story
+            say(f"The built-in player {auto!r} plays this chapter of the campaign {campaign!r}: its moves, your "
+                "campaign.")
+        session = campaigns.begin_chapter(campaign, lambda field: Session.new(
+            game, chosen, seed_text, path, mode=mode, source=source, driver=driver, campaign=field))
+        field = session.log.header.campaign
+        heading = campaigns.load(campaign).heading
+        say(f"Chapter {field['chapter']} of {heading}.")
+        if field["recap"]:
+            say(f"{'The story begins' if field['chapter'] == 1 else 'The story so far'}: {field['recap']}")
     driver.begin(session, resumed=False)
     return _drive(session, driver)
 
@@ -390,7 +408,7 @@ def replay(path: Path, show: bool = False, plain: bool | None = None) -> int:
     log = store.open_log(path)
     reg = registry.get(log.game)
     prompts = PromptNotes(reg.teller, log.seed)
-    questions = QuestionLog.of(reg, log.seed)
+    questions = QuestionLog.of(reg, log.seed, campaign=log.header.campaign is not None)
     listeners: list[Any] = [prompts, questions]
     if show:
         from storyteller.ui.replay import ReplayView
@@ -903,3 +921,207 @@ def stats(game: str | None = None, variant_specs: list[str] | None = None, as_js
         say(f"{len(bad)} log{'s' if len(bad) != 1 else ''} could not be read and are not counted: "
             "see storyteller sessions")
     return 0
+
+
+# -- campaigns ------------------------------------------------------------------------
+
+
+CAMPAIGN_ASKS = (("name", "Who is your protagonist? A name (Enter to skip):"),
+                 ("line", "Who are they, in a line? (Enter to skip):"),
+                 ("wants", "What do they want? (Enter to skip):"),
+                 ("title", "The campaign's title (Enter to skip):"))
+
+
+def _campaign_answers(path: Path) -> dict[str, str]:
+    """``key: value`` lines (name, line, wants, title) from an answers file; # starts a comment."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as e:
+        raise UserError(f"{path}: cannot read the answers file ({e.strerror})", EXIT_USAGE) from None
+    except UnicodeDecodeError:
+        raise UserError(f"{path}: the answers file is not text", EXIT_USAGE) from None
+    out: dict[str, str] = {}
+    keys = {k for k, _ in CAMPAIGN_ASKS}
+    for i, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        key, sep, value = line.partition(":")
+        key = key.strip().lower()
+        if not sep or key not in keys:
+            raise UserError(f"{path}, line {i}: expected one of {', '.join(sorted(keys))} then ':' and your words "
+                            f"(not {line[:40]!r})", EXIT_USAGE)
+        out[key] = value.strip()
+    return out
+
+
+def campaign_new(name: str, answers: Path | None = None, plain: bool | None = None) -> int:
+    """``storyteller campaign new NAME``: who the protagonist is, what they want, the title."""
+    from storyteller.play import campaign
+
+    campaign.check_name(name)
+    if campaign.path_of(name).exists():
+        raise UserError(f"there is already a campaign called {name!r}: storyteller campaign show {name}")
+    if answers is not None:
+        said = _campaign_answers(answers)
+    elif sys.stdin.isatty() and sys.stdout.isatty():
+        from storyteller.ui.terminal import Terminal
+
+        term = Terminal(plain=config.get("plain", flag=plain))
+        said = {}
+        for key, question in CAMPAIGN_ASKS:
+            said[key] = term.text(question) or ""
+    else:
+        raise UserError("campaign new asks who your protagonist is; without a terminal use --answers FILE "
+                        "(lines such as 'name: Wren')", EXIT_USAGE)
+    who = campaign.Protagonist(said.get("name", ""), said.get("line", ""), said.get("wants", ""))
+    c = campaign.create(name, said.get("title", ""), who)
+    say(f"The campaign {c.heading!r} is ready ({campaign.path_of(name)}).")
+    say(f"Play its first chapter, in any game: {command('storyteller', 'play', 'hexaract', '--campaign', name)}")
+    return 0
+
+
+def campaign_list() -> int:
+    """``storyteller campaign``: every campaign, with its chapters and where it stands."""
+    from storyteller.play import campaign
+
+    found = campaign.names()
+    if not found:
+        say(f"No campaigns yet in {campaign.folder()}. Start one with: storyteller campaign new NAME")
+        return 0
+    rows = []
+    for name in found:
+        c = campaign.load(name)
+        done = campaign.chapters(c)
+        last = done[-1] if done else None
+        where = "no chapter yet" if last is None else f"chapter {last.number}: {last.game} ({_status_words(last)})"
+        rows.append((name, c.title or "-", c.protagonist.name or "-", str(len(done)), where))
+    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(("name", "title", "protagonist",
+                                                                           "chapters", "now"))]
+    say("Campaigns, in " + str(campaign.folder()))
+    say()
+    say("  ".join(h.ljust(w) for h, w in zip(("name", "title", "protagonist", "chapters", "now"), widths)).rstrip())
+    say("  ".join("-" * w for w in widths))
+    for r in rows:
+        say("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip())
+    return 0
+
+
+def _status_words(chapter: Any) -> str:
+    if chapter.missing:
+        return "its log was moved or deleted"
+    if chapter.status == "unreadable":
+        return f"unreadable: {chapter.problem}"
+    return chapter.status
+
+
+def _campaign(name: str) -> tuple[Any, list[Any], Any]:
+    from storyteller.play import campaign
+
+    c = campaign.load(name)
+    done = campaign.chapters(c)
+    return c, done, campaign.remember(c, done)
+
+
+def campaign_show(name: str) -> int:
+    """``storyteller campaign show NAME``: its protagonist, chapters, cast, threads, and where it stands."""
+    c, done, memory = _campaign(name)
+    who = c.protagonist
+    say(c.heading)
+    say("=" * len(clean(c.heading)))
+    if who.name or who.line:
+        say(f"Protagonist: {', '.join(x for x in (who.name, who.line) if x)}")
+    if who.wants:
+        say(f"Wants: {who.wants}")
+    say()
+    say(f"Chapters ({len(done)}):")
+    if not done:
+        say(f"  none yet: {command('storyteller', 'play', 'hexaract', '--campaign', name)}")
+    for ch, told in zip(done, memory.told):
+        title = told.title or ch.game or "?"
+        say(f"  {ch.number}. {title}, seed {ch.seed or '?'}: {_status_words(ch)}  ({ch.log})")
+    say()
+    _stats_lines(done, memory)
+    cast = _most_met(memory, 5)
+    if cast:
+        say("Met most often: " + "; ".join(f"{m.name} ({plural(_times(m), 'chapter')})" for m in cast))
+    named = memory.named()
+    if named:
+        say("Your cast: " + ", ".join(m.name for m in named))
+    threads = memory.open_threads()
+    if threads:
+        say("Open threads: " + "; ".join(t.name for t in threads))
+    say(f"Everyone and every thread: {command('storyteller', 'campaign', 'cast', name)}")
+    unfinished = next((ch for ch in reversed(done) if ch.status in ("in progress", "cut off")), None)
+    if unfinished is not None:
+        say(f"Chapter {unfinished.number} is unfinished: {command('storyteller', 'resume', unfinished.path)}")
+    else:
+        say(f"Next chapter: {command('storyteller', 'play', 'GAME', '--campaign', name)}")
+    return _campaign_problems(c, done)
+
+
+def _campaign_problems(c: Any, done: list[Any]) -> int:
+    lines = list(c.problems) + [f"chapter {ch.number}: its log {ch.log} was moved or deleted" for ch in done
+                                if ch.missing]
+    for line in lines:
+        err(f"campaign {c.name}: {line}")
+    return EXIT_ERROR if lines else 0
+
+
+def _times(member: Any) -> int:
+    return len({a.chapter for a in member.appearances} | {ch for ch, _ in member.mentions})
+
+
+def _most_met(memory: Any, k: int) -> list[Any]:
+    cards = [m for m in memory.cast.values() if m.kind == "card" and _times(m) > 0]
+    return sorted(cards, key=lambda m: (-_times(m), m.first or 0, m.name))[:k]
+
+
+def _stats_lines(done: list[Any], memory: Any) -> None:
+    from collections import Counter
+
+    results = Counter(t.result for t in memory.told if t.result)
+    parts = [f"{results[r]} {r}" for r in ("won", "lost", "abandoned") if results[r]]
+    unfinished = sum(1 for ch in done if ch.status in ("in progress", "cut off"))
+    if unfinished:
+        parts.append(f"{unfinished} unfinished")
+    lost = sum(1 for ch in done if ch.missing or ch.status == "unreadable")
+    if lost:
+        parts.append(f"{lost} whose log cannot be read")
+    if parts:
+        say(f"Where it stands: {plural(len(done), 'chapter')}: " + ", ".join(parts) + ".")
+
+
+def campaign_cast(name: str) -> int:
+    """``storyteller campaign cast NAME``: who, first met, each appearance, the player's tags
+    and notes; the threads, open or closed."""
+    c, done, memory = _campaign(name)
+    titles = {t.chapter.number: (t.title or t.chapter.game) for t in memory.told}
+    people = sorted(memory.cast.values(), key=lambda m: (m.first or 0, m.kind != "card", m.name))
+    say(f"The cast of {c.heading}")
+    say()
+    if not people:
+        say("  No one yet: the cards you meet and the people and places you tag ([N:Name], [L:Place]) join it.")
+    kinds = {"card": "card", "N": "person", "L": "place"}
+    for m in people:
+        first = f"first met in chapter {m.first}" if m.first else "not met yet"
+        say(f"{m.name} ({kinds[m.kind]}, {first})")
+        for a in m.appearances:
+            say(f"  chapter {a.chapter}, {titles.get(a.chapter, a.game)}: {a.fate}")
+        mentioned = sorted({ch for ch, _ in m.mentions})
+        if mentioned:
+            say(f"  named in your entries: chapter{'s' if len(mentioned) > 1 else ''} "
+                f"{', '.join(map(str, mentioned))}")
+        for note in m.notes:
+            say(f"  tagged: {note}")
+        if m.note:
+            say(f"  your note: {m.note}")
+    say()
+    say("Threads")
+    if not memory.threads:
+        say("  None yet: open one in an entry with [Thread:Who burned the mill?|Open], close it with |Closed.")
+    for t in memory.threads.values():
+        opened = f"opened in chapter {t.opened[0]}" if t.opened else ""
+        state = f"closed in chapter {t.closed[0]}" if t.closed else "open"
+        say(f"  {t.name}: {opened}, {state}")
+    return _campaign_problems(c, done)

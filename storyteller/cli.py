@@ -226,12 +226,15 @@ def play(
     from_log: Path | None = typer.Option(None, "--from", metavar="LOG",
                                             help="Play on from a step of a saved game, in a new log (with --step)."),
     step: int | None = typer.Option(None, "--step", metavar="N", help="With --from: keep the old game's steps 1 to N."),
+    campaign: str | None = typer.Option(None, "--campaign", metavar="NAME",
+                                        help="Play the next chapter of this campaign (see 'storyteller campaign')."),
 ) -> None:
     """Start a new game, guided step by step, with a journal (or play on from a step of a saved one)."""
     from storyteller import app as core
 
     _run(core.play, game, seed=seed, variants=variant, log=log, auto=auto, answers=answers, plain=plain,
-         physical=physical, extra=list(ctx.args), questions=questions, from_log=from_log, step=step)
+         physical=physical, extra=list(ctx.args), questions=questions, from_log=from_log, step=step,
+         campaign=campaign)
 
 
 @app.command()
@@ -423,6 +426,67 @@ def stats(
     from storyteller import app as core
 
     _run(core.stats, game, variant, as_json=as_json, plain=plain, everyone=everyone)
+
+
+campaign_app = typer.Typer(
+    name="campaign",
+    help="One story across many games: its chapters, its cast and its threads ('storyteller campaign' lists them).",
+    invoke_without_command=True,
+    add_completion=False,
+    rich_markup_mode=None,
+)
+app.add_typer(campaign_app, name="campaign")
+
+
+def complete_campaign(incomplete: str) -> list[str]:
+    try:
+        from storyteller.play.campaign import names
+
+        return _starting(names(), incomplete)
+    except Exception:
+        return []
+
+
+@campaign_app.callback()
+def campaign_list(ctx: typer.Context) -> None:
+    """Every campaign: its title, protagonist, chapters and where it stands."""
+    from storyteller import app as core
+
+    if ctx.invoked_subcommand is None:
+        _run(core.campaign_list)
+
+
+@campaign_app.command("new")
+def campaign_new(
+    name: str = typer.Argument(..., help="A short name for the campaign: letters, digits, - and _."),
+    answers: Path | None = typer.Option(None, "--answers", help="Answer from a file of lines such as 'name: Wren' "
+                                                                "(name, line, wants, title)."),
+    plain: bool | None = typer.Option(None, "--plain/--no-plain", help=PLAIN_HELP),
+) -> None:
+    """Start a campaign: who the protagonist is, what they want, and its title (Enter skips each)."""
+    from storyteller import app as core
+
+    _run(core.campaign_new, name, answers=answers, plain=plain)
+
+
+@campaign_app.command("show")
+def campaign_show(
+    name: str = typer.Argument(..., help="The campaign.", autocompletion=complete_campaign),
+) -> None:
+    """A campaign's protagonist, chapters, cast and threads, and where it stands."""
+    from storyteller import app as core
+
+    _run(core.campaign_show, name)
+
+
+@campaign_app.command("cast")
+def campaign_cast(
+    name: str = typer.Argument(..., help="The campaign.", autocompletion=complete_campaign),
+) -> None:
+    """Everyone the campaign met (cards, and the people and places you tagged) and its threads."""
+    from storyteller import app as core
+
+    _run(core.campaign_cast, name)
 
 
 config_app = typer.Typer(

@@ -219,6 +219,9 @@ def _toml():
     return tomllib
 
 
+toml_reader = _toml  # the TOML reader, for the other small files storyteller keeps (campaigns)
+
+
 def read_raw(where: Path | None = None) -> dict[str, Any]:
     """The file as TOML reads it ({} when there is none); ConfigError if it cannot be read."""
     where = where or path()

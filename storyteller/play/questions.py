@@ -582,6 +582,7 @@ class Asked:
         return self.event.about
 
 
+CAMPAIGN = "campaign:"  # the start of the ids of a campaign's questions (see play.campaign)
 ORACLE_QUESTION = "oracle"  # the id of the question asked after the oracle's answer
 ORACLE_MEANING = "What does that answer mean for your story?"
 
@@ -599,9 +600,11 @@ class QuestionLog(Visitor):
     them through it (:meth:`ask`)."""
 
     def __init__(self, questions: Questions, seed: str, history: Counter | None = None,
-                 setting: str = "every-reveal") -> None:
+                 setting: str = "every-reveal", campaign: bool = False) -> None:
         self.questions = questions
         self.asker = Asker(questions, seed, history, setting)
+        self.campaign = campaign  # a chapter of a campaign, whose own questions it may ask
+        self.recaller: Any = None  # a chapter being played: the campaign's questions (play.campaign.Recaller)
         self.asked: dict[int, Asked] = {}  # by the question's n
         self.notes: list[str] = []
         self.ended: tuple[int, str] | None = None  # the end's n and result
@@ -609,7 +612,7 @@ class QuestionLog(Visitor):
 
     @classmethod
     def of(cls, registration: Registration, seed: str, path: Path | None = None, setting: str = "every-reveal",
-           own: bool = False) -> QuestionLog:
+           own: bool = False, campaign: bool = False) -> QuestionLog:
         """The questions of a game of ``registration``'s dealt from ``seed``; with ``own``, for a
         player who is asked them, with the history of their other saved games (in the sessions
         folder: the log at ``path``, this game's, left out)."""
@@ -622,7 +625,7 @@ class QuestionLog(Visitor):
             except Exception:  # a bad settings file was named when the game began; no history then
                 folder = None
             counts = history(folder, registration.name, leave_out=path)
-        return cls(registration.questions, seed, counts, setting)
+        return cls(registration.questions, seed, counts, setting, campaign)
 
     # -- hearing the game ------------------------------------------------------------------
 
@@ -657,6 +660,16 @@ class QuestionLog(Visitor):
         e = step.event
         assert isinstance(e, QuestionEvent)
         questions, asker = self.questions, self.asker
+        if self.recaller is not None:
+            self.recaller.hear(e)
+        if e.id.startswith(CAMPAIGN):  # a campaign's question: its words come from the other chapters
+            if e.about is None:
+                asker.started = True
+            self.asked[e.n] = Asked(e, self.campaign, [])
+            if not self.campaign:
+                self.notes.append(f"line {e.n + 1}: a campaign's question, in a game that is no campaign's chapter")
+            asker.asked(e.id, e.text)
+            return
         if e.about is not None and e.about in self.oracles:  # what the oracle's answer means
             self.asked[e.n] = Asked(e, e.id == ORACLE_QUESTION and e.text == ORACLE_MEANING, [])
             if not self.asked[e.n].valid:
@@ -688,7 +701,13 @@ class QuestionLog(Visitor):
         """The question before the first move, once a game (see :meth:`ask_after`)."""
         if session.decisions:
             self.asker.started = True
-        return self._ask(session, self.asker.start(), None)
+        fresh = not self.asker.started
+        occasion = self.asker.start()
+        if fresh and self.recaller is not None and self.asker.setting != "none":
+            bridge = self.recaller.instead(occasion, self.asker.game, None, len(session.log.events) + 1, start=True)
+            if bridge is not None:
+                return bridge, session.question(bridge.id, bridge.text, None)
+        return self._ask(session, occasion, None)
 
     def ask_after(self, session: Any, step: Step) -> tuple[Question, Any] | None:
         """The question the step just heard raises, chosen, logged through ``session`` and
@@ -704,7 +723,10 @@ class QuestionLog(Visitor):
 
     def _ask(self, session: Any, occasion: Occasion | None, about: int | None,
              always: bool = False) -> tuple[Question, Any] | None:
-        question = self.asker.ask(occasion, len(session.log.events) + 1, always)
+        n = len(session.log.events) + 1
+        question = self.asker.ask(occasion, n, always)
+        if self.recaller is not None and about is not None and not always:
+            question = self.recaller.instead(occasion, self.asker.game, question, n) or question
         if question is None:
             return None
         return question, session.question(question.id, question.text, about)

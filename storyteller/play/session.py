@@ -84,7 +84,17 @@ def _listeners(driver: Driver | None, log: GameLog) -> list[Visitor]:
     if driver is None:
         return []
     assert log.path is not None
-    return list(driver.listeners(log.game, log.seed, log.path))
+    heard = list(driver.listeners(log.game, log.seed, log.path))
+    if log.header.campaign:  # a chapter of a campaign: its questions remember the chapters before
+        from storyteller import registry
+        from storyteller.play.campaign import Recaller
+        from storyteller.play.questions import QuestionLog
+
+        for listener in heard:
+            if isinstance(listener, QuestionLog):
+                listener.campaign = True
+                listener.recaller = Recaller.of(log.header, registry.get(log.game))
+    return heard
 
 
 @dataclass(frozen=True)

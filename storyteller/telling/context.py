@@ -44,7 +44,7 @@ def make(log: GameLog) -> tuple[dict[str, Any], Replay]:
     if any(isinstance(e, Question) for e in log.events):  # a log older than logged questions has none to check
         from storyteller.play.questions import QuestionLog
 
-        questions = QuestionLog.of(game, log.seed)
+        questions = QuestionLog.of(game, log.seed, campaign=log.header.campaign is not None)
         readers.append(questions)
     steps = Steps(teller, log, w, questions)
     w.visit(*readers, steps)
