@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Iterable
+from collections.abc import Iterable
 
 KINDS = {"n": "N", "npc": "N", "pc": "N", "l": "L", "thread": "Thread"}
 WORDS = {"N": "person", "L": "place", "Thread": "thread"}
