@@ -24,7 +24,7 @@ import os
 from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 from collections.abc import Iterable, Sequence
 
 from storyteller.core import tags
@@ -36,9 +36,9 @@ VERSION = 1  # of the cache's shape and of the words in it: a cache of another v
 START, END, ORACLE = "the start", "the end", "the oracle"
 
 
-@dataclass(frozen=True)
-class Entry:
-    """One journal entry, as the journal lists it."""
+class Entry(NamedTuple):
+    """One journal entry, as the journal lists it (a named tuple: tens of thousands are made
+    at each search)."""
 
     file: str  # the log's file name in the sessions folder
     n: int  # the entry's event number in its log
@@ -180,14 +180,19 @@ def _valid(kept: Any) -> bool:
     if not isinstance(kept, dict):
         return False
     if "problem" in kept:
-        return isinstance(kept["problem"], str)
+        return type(kept["problem"]) is str
     try:
-        return (all(isinstance(kept[k], str) for k in ("game", "title", "seed", "campaign", "from_log"))
-                and isinstance(kept["from_step"], int) and (kept["chapter"] is None or type(kept["chapter"]) is int)
-                and all(isinstance(e, list) and len(e) == 7 and type(e[0]) is int and isinstance(e[3], (int, float))
-                        and all(isinstance(e[i], str) for i in (1, 2, 4, 5, 6)) for e in kept["entries"]))
-    except (KeyError, TypeError):
+        return (all(type(kept[k]) is str for k in ("game", "title", "seed", "campaign", "from_log"))
+                and type(kept["from_step"]) is int and (kept["chapter"] is None or type(kept["chapter"]) is int)
+                and type(kept["entries"]) is list and all(map(_row, kept["entries"])))
+    except KeyError:
         return False
+
+
+def _row(e: Any) -> bool:
+    """Whether a cached entry is [n, at, day, time, answered, prompt, text]."""
+    return (type(e) is list and len(e) == 7 and type(e[0]) is int and type(e[1]) is str and type(e[2]) is str
+            and type(e[3]) in (float, int) and type(e[4]) is str and type(e[5]) is str and type(e[6]) is str)
 
 
 # -- the folder ----------------------------------------------------------------------------
@@ -288,9 +293,10 @@ def search(entries: Iterable[Entry], words: Sequence[str]) -> list[Entry]:
     """The entries whose words hold every one of ``words`` (case does not matter; a word may
     be part of a longer one; a tag reads as its name)."""
     wanted = [w for w in (_folded(word) for word in words) if w]
+    spaced = any(" " in w for w in wanted)  # a phrase: the entry's spaces are folded too
     out = []
     for e in entries:
-        raw = _folded(e.text)
+        raw = _folded(e.text) if spaced else e.text.casefold()
         if not all(w in raw for w in wanted):  # quick: a tag's name is in the raw words too
             continue
         if "[" in e.text:
