@@ -346,3 +346,41 @@ def test_sessions_of_a_campaign_are_its_chapters(cli, saved):
     r = cli("sessions", "--campaign", "nowhere")
     assert r.code == 2 and r.out == "" and r.err.count("\n") == 1
     assert "no campaign named 'nowhere' has a chapter" in r.err and "salt-road" in r.err
+
+
+# -- what an entry answered, and the docs -----------------------------------------------------
+
+
+def test_what_an_entry_answered_is_the_step_its_question_was_about():
+    from storyteller.log.events import (
+        CardDrawn, Correction, Decision, DiceRolled, End, JournalEntry, OracleQuestion, Question,
+    )
+
+    events = [
+        CardDrawn(1, card="huntress", to="court", deal=0, slot=0),
+        DiceRolled(2, dice=(3, 5, 6, 1, 2), index=0),
+        Correction(3, of=1, card="KH"),
+        Correction(4, of=2, dice=(1, 1, 1, 1, 1)),
+        Decision(5, action="turn", text="Turn three"),
+        Decision(6, action="turn"),  # a hand-made log: the key stands for the words
+        OracleQuestion(7, question="Is it safe?", odds="likely", roll=3, answer="yes, and", spark="sailor"),
+        End(8, result="lost", score=0),
+    ]
+    asked = [Question(9 + i, id="q", text="Why?", about=about) for i, about in enumerate([1, 2, 3, 4, 5, 6, 7, 8])]
+    start = Question(17, id="q", text="Who?")
+    events += asked + [start]
+    expected = ["the Huntress", "a roll of 3, 5, 6, 1 and 2", "the King of Hearts", "a roll of 1, 1, 1, 1 and 1",
+                "Turn three", "turn", "the oracle", "the end"]
+    for question, words in zip(asked, expected):
+        assert library.answered(events, JournalEntry(18, text="x", question=question.n), ended=8) == words
+    assert library.answered(events, JournalEntry(18, text="x", question=17), ended=8) == "the start"
+    assert library.answered(events, JournalEntry(18, text="x", about=1)) == "the Huntress"  # an older log's entry
+    assert library.answered(events, JournalEntry(18, text="x")) == ""  # from the menu
+    assert library.answered(events, JournalEntry(18, text="x"), ended=8) == "the end"  # after the end
+
+
+def test_the_docs_name_every_field_of_the_json():
+    docs = (Path(__file__).resolve().parents[1] / "docs" / "journal.md").read_text(encoding="utf-8")
+    entry = library.Entry("f.jsonl", 3, "", "", 0.0, "carddom", "Carddom", "1", "c", 1, "", "", "[N:Nim]")
+    fields = set(entry.as_dict(Path("."))) | {"name", "chapter", "kind", "note"}
+    assert {f for f in fields if f"`{f}`" not in docs and f'"{f}"' not in docs} == set()
