@@ -406,8 +406,8 @@ def journal(words: Sequence[str] = (), number: int = 20, every: bool = False, ga
     from storyteller.ui import reports
 
     if words and words[0] != "search":
-        raise UserError(f"journal lists your entries, or searches them: storyteller journal search "
-                        f"{' '.join(words)} (not '{words[0]}')", EXIT_USAGE)
+        raise UserError(f"'{words[0]}' is not something journal does; to look for words: "
+                        f"{command('storyteller', 'journal', 'search', *words)}", EXIT_USAGE)
     searched = list(words[1:])
     if words and not any(w.strip() for w in searched):
         raise UserError("journal search takes the words to look for: storyteller journal search WORDS...",
