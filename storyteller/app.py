@@ -361,9 +361,11 @@ STATUSES = {"in-progress": ("in progress", "cut off"), "won": ("won",), "lost": 
             "abandoned": ("abandoned",)}
 
 
-def sessions(every: bool = False, number: int = 20, game: str | None = None, status: str | None = None) -> int:
+def sessions(every: bool = False, number: int = 20, game: str | None = None, status: str | None = None,
+             campaign: str | None = None) -> int:
     """``storyteller sessions``: the most recent saved games, newest first (``every``: all
-    of them), of one ``game`` or one ``status`` if asked; then how many more there are."""
+    of them), of one ``game``, one ``status`` or the chapters of one ``campaign`` if asked;
+    then how many more there are."""
     from storyteller.ui import reports
 
     if number < 1:
@@ -374,14 +376,22 @@ def sessions(every: bool = False, number: int = 20, game: str | None = None, sta
         game = load_game(game).name
     folder = store.sessions_dir()
     found = store.summaries(folder)
+    if campaign is not None:
+        campaigns = sorted({s.campaign for s in found if s.campaign})
+        if campaign not in campaigns:
+            known = (f"campaigns with chapters: {', '.join(campaigns)}" if campaigns
+                     else "no saved game is a campaign's chapter yet")
+            raise UserError(f"no campaign named '{campaign}' has a chapter in {folder} ({known})", EXIT_USAGE)
     if not found:
         say(f"No saved sessions yet in {folder}. Start one with: storyteller play carddom")
         return 0
     chosen = [s for s in reversed(found) if (game is None or s.game == game)
-              and (status is None or s.status in STATUSES[status])]
+              and (status is None or s.status in STATUSES[status]) and (campaign is None or s.campaign == campaign)]
+    chapters = f" of the campaign {campaign}" if campaign else ""
     if not chosen:
         which = " ".join(w for w in (status, game) if w)
-        say(f"No {which} sessions in {folder} ({plural(len(found), 'saved game')} in all).")
+        say(f"No {which + ' ' if which else ''}sessions{chapters} in {folder} ({plural(len(found), 'saved game')} "
+            "in all).")
         return 0
     shown = chosen if every else chosen[:number]
     rows = []
@@ -390,13 +400,113 @@ def sessions(every: bool = False, number: int = 20, game: str | None = None, sta
         state = words.get(s.status, s.status)
         rows.append((s.game, s.seed, s.started[:16].replace("T", " "), state, s.name))
     which = " ".join(w for w in (status, game) if w)
-    reports.sessions(f"{'Sessions' if not which else which.capitalize() + ' sessions'} in {folder}, newest first", rows)
+    reports.sessions(f"{'Sessions' if not which else which.capitalize() + ' sessions'}{chapters} in {folder}, "
+                     "newest first", rows)
     more = len(chosen) - len(shown)
     if more:
-        flags = " ".join(f for f in (f"--game {game}" if game else "", f"--status {status}" if status else "") if f)
+        flags = " ".join(f for f in (f"--game {game}" if game else "", f"--status {status}" if status else "",
+                                     f"--campaign {campaign}" if campaign else "") if f)
         say(f"{plural(more, 'older session')} not shown: storyteller sessions --all{' ' + flags if flags else ''} "
             f"(or -n N for the N most recent)")
     return 0
+
+
+def journal(words: Sequence[str] = (), number: int = 20, every: bool = False, game: str | None = None,
+            campaign: str | None = None, start: str | None = None, end: str | None = None,
+            tag: Sequence[str] = (), as_json: bool = False) -> int:
+    """``storyteller journal [search WORDS...]``: the player's journal entries across every
+    saved game, newest first (the latest ``number``, or ``every`` one), of one ``game`` or
+    ``campaign``, written from day ``start`` to day ``end``, naming each ``tag``, holding
+    every one of the ``words`` searched for; ``as_json``: the data (docs/journal.md)."""
+    import json
+
+    from storyteller.study import journal as library
+    from storyteller.ui import reports
+
+    if words and words[0] != "search":
+        raise UserError(f"'{words[0]}' is not something journal does; to look for words: "
+                        f"{command('storyteller', 'journal', 'search', *words)}", EXIT_USAGE)
+    searched = list(words[1:])
+    if words and not any(w.strip() for w in searched):
+        raise UserError("journal search takes the words to look for: storyteller journal search WORDS...",
+                        EXIT_USAGE)
+    if number < 1:
+        raise UserError("-n takes a number of entries, 1 or more", EXIT_USAGE)
+    days = {}
+    for flag, text in (("--from", start), ("--to", end)):
+        if text is not None:
+            try:
+                days[flag] = library.parse_date(text)
+            except ValueError as e:
+                raise UserError(f"bad {flag} date: {e}", EXIT_USAGE) from None
+    first, last = days.get("--from"), days.get("--to")
+    if first and last and first > last:
+        raise UserError(f"--from {first} is after --to {last}: no day is in between", EXIT_USAGE)
+    if game is not None:
+        game = load_game(game).name
+    names = [library.tag_name(t) for t in tag]
+    if any(not name for name in names):
+        raise UserError("--tag takes a name that was tagged, such as --tag 'Old Nim'", EXIT_USAGE)
+
+    folder = store.sessions_dir()
+    found = library.journal(folder)
+    if campaign is not None and campaign not in found.campaigns:
+        there = (f"campaigns with chapters: {', '.join(found.campaigns)}" if found.campaigns
+                 else "no saved game is a campaign's chapter yet")
+        raise UserError(f"no campaign named '{campaign}' has a chapter in {folder} ({there})", EXIT_USAGE)
+    if found.bad:
+        first_bad = found.bad[0][0]
+        also = f" and {plural(len(found.bad) - 1, 'other')}" if len(found.bad) > 1 else ""
+        err(f"left out {plural(len(found.bad), 'log')} that could not be read ({first_bad}{also}): "
+            f"see storyteller sessions")
+    chosen = found.entries
+    for name in names:  # a name tagged in any entry is recognised later in plain words, in any game
+        named, known = library.naming(found.entries, name)
+        if not known and not as_json:
+            say(f"No entry tags '{name}': a name is tagged in an entry as [N:{name}] (a person), "
+                f"[L:{name}] (a place) or [Thread:{name}] (a thread).")
+            return 0
+        keys = {(e.file, e.n) for e in named}
+        chosen = [e for e in chosen if (e.file, e.n) in keys]
+    chosen = [e for e in chosen if (game is None or e.game == game) and (campaign is None or e.campaign == campaign)]
+    chosen = library.between(chosen, first, last)
+    if searched:
+        chosen = library.search(chosen, searched)
+    chosen.reverse()  # newest first
+    shown = chosen if every else chosen[:number]
+    if as_json:
+        text = json.dumps([e.as_dict(folder) for e in shown], indent=2, ensure_ascii=False)
+        sys.stdout.write(_no_controls(text) + "\n")
+        return 0
+    if not found.entries:
+        if not found.logs and not found.bad:
+            say(f"No journal entries yet: there are no saved games in {folder}. Start one with: "
+                "storyteller play carddom")
+        else:
+            say(f"No journal entries yet in your {plural(found.logs, 'saved game')} in {folder}: answer a question "
+                "as you play, or choose 'write a journal entry' at any move.")
+        return 0
+    if not chosen:
+        said = [f"of {registry.rules(game).title}" if game else "", f"in the campaign {campaign}" if campaign else "",
+                f"from {first}" if first else "", f"to {last}" if last else "",
+                f"naming {' and '.join(repr(n) for n in names)}" if names else "",
+                f"holding every word of: {' '.join(searched)}" if searched else ""]
+        say(f"No entries {' '.join(w for w in said if w)} (of {plural(len(found.entries), 'entry', 'entries')} in "
+            f"all).")
+        return 0
+    reports.journal(shown)
+    more = len(chosen) - len(shown)
+    if more:
+        say(f"\n{plural(more, 'older entry', 'older entries')} not shown: add --all (or -n N for the N most recent).")
+    return 0
+
+
+def _no_controls(text: str) -> str:
+    """JSON text with the C1 control characters it may hold raw (json escapes C0 ones) escaped
+    as well, so that none reaches a terminal."""
+    import re
+
+    return re.sub(r"[\x7f-\x9f]", lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def replay(path: Path, show: bool = False, plain: bool | None = None) -> int:

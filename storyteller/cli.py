@@ -260,11 +260,45 @@ def sessions(
     game: str | None = typer.Option(None, "--game", help="Only this game's sessions.", autocompletion=complete_game),
     status: str | None = typer.Option(None, "--status", metavar="STATUS", autocompletion=complete_status,
                                          help="Only games in-progress, won, lost or abandoned."),
+    campaign: str | None = typer.Option(None, "--campaign", metavar="NAME",
+                                        help="Only the chapters of this campaign."),
 ) -> None:
     """List saved sessions, newest first: game, seed, started, status."""
     from storyteller import app as core
 
-    _run(core.sessions, every=every, number=number, game=game, status=status)
+    _run(core.sessions, every=every, number=number, game=game, status=status, campaign=campaign)
+
+
+JOURNAL_HELP = (
+    "Your journal entries across every saved game, newest first: the day, the game (and campaign chapter), "
+    "what the entry answered, and your words. 'storyteller journal search WORDS...' lists those that hold "
+    "every word (case does not matter; a tag reads as its name). --json gives a list of objects, one an entry, "
+    "with the fields date, at, game, title, seed, log, n, campaign ({name, chapter} or null), answered, "
+    "question, text and tags ([{kind, name, note}]); see docs/journal.md."
+)
+
+
+@app.command(help=JOURNAL_HELP)
+def journal(
+    words: list[str] | None = typer.Argument(None, metavar="search WORDS", show_default=False,
+                                             help="search, then the words every entry listed must hold."),
+    number: int = typer.Option(20, "-n", help="How many of the most recent entries to list."),
+    every: bool = typer.Option(False, "--all", help="Every entry, not only the most recent."),
+    game: str | None = typer.Option(None, "--game", help="Only this game's entries.", autocompletion=complete_game),
+    campaign: str | None = typer.Option(None, "--campaign", metavar="NAME", help="Only this campaign's entries."),
+    start: str | None = typer.Option(None, "--from", metavar="DATE",
+                                     help="Only entries written on this day (YYYY-MM-DD) or later."),
+    end: str | None = typer.Option(None, "--to", metavar="DATE",
+                                   help="Only entries written on this day (YYYY-MM-DD) or earlier."),
+    tag: list[str] = typer.Option([], "--tag", metavar="NAME",
+                                  help="Only entries that name this tagged person, place or thread, in a tag or, "
+                                       "once tagged, in plain words. Repeatable: every name."),
+    as_json: bool = typer.Option(False, "--json", help="Print the entries as JSON (see above)."),
+) -> None:
+    from storyteller import app as core
+
+    _run(core.journal, words or [], number=number, every=every, game=game, campaign=campaign, start=start,
+         end=end, tag=tag, as_json=as_json)
 
 
 @app.command()

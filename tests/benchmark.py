@@ -11,6 +11,8 @@
    pictures drawn, against the same export in Markdown (goal: 1.5x or less);
 4b. questions: a journaling question chosen over a history of 2,000 saved games (goal:
    under 50 ms);
+4b'. journal: ``storyteller journal search WORDS`` over 2,000 saved games with entries, cold
+   (no cache beside the logs) and warm (goal: warm under 1 s);
 4c. analyse: ``storyteller analyse LOG`` of every example at the default settings (goal: at
    most 10 s each on two cores);
 4d. decisions: seconds per decision of every built-in player of every game on one core,
@@ -31,7 +33,7 @@
    DIR`` keeps every game's files, ``--only GAME[:SEED]``, ``--jobs N``.
 
 ``python tests/benchmark.py NAME...`` runs only those: ``startup``, ``replay``, ``sessions``,
-``export``, ``html``, ``questions``, ``analyse``, ``decisions``, ``fuzz``, ``simulate``, ``person``.
+``export``, ``html``, ``questions``, ``journal``, ``analyse``, ``decisions``, ``fuzz``, ``simulate``, ``person``.
 """
 
 from __future__ import annotations
@@ -301,6 +303,98 @@ def questions_speed(count: int = 2_000) -> None:
         del os.environ["STORYTELLER_HOME"]
     print(f"questions: a question chosen over {count:,} saved games in {1000 * statistics.median(times):.0f} ms "
           "(median of 5; goal < 50 ms)")
+
+
+JOURNAL_WORDS = ("lantern river salt gate mill ash heron bell rope winter ferry crown orchard smoke "
+                 "stone knife letter map bridge wolf candle ledger harbour thorn").split()
+JOURNAL_TAGS = ("[N:Old Nim|charcoal girl]", "[#N:Old Nim]", "[L:The Salt Gate]", "[Thread:Who burned the mill?|Open]",
+                "[N:Tamsin]", "[L:Low Ferry]")
+
+
+def journal_speed(count: int = 2_000) -> None:
+    """``storyteller journal search WORDS`` over 2,000 saved games with entries: eight games
+    played from answers (two of each game, every question answered, tags now and then, a few
+    entries from the menu), copied to 2,000 logs, each copy dated to a day of its own and
+    some of its words varied, some of them chapters of a campaign. Timed cold (no
+    ``.journal.json`` beside the logs: every log read) and warm (goal: under 1 s)."""
+    import os
+    import random
+    import shutil
+
+    import person
+    from storyteller.study import journal
+
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        folder = root / "sessions"
+        folder.mkdir()
+        os.environ["STORYTELLER_HOME"] = tmp
+        os.environ["STORYTELLER_CONFIG"] = str(root / "none.toml")
+        made = []
+        started = time.perf_counter()
+        for i, game in enumerate(["carddom", "adaman", "cascades", "hexaract"] * 2):
+            rng = random.Random(f"journal {i}")
+
+            def words(rng: random.Random = rng) -> str:
+                said = " ".join(rng.choice(JOURNAL_WORDS) for _ in range(rng.randint(6, 30)))
+                if rng.random() < 0.3:
+                    said += " " + rng.choice(JOURNAL_TAGS)
+                return said.capitalize() + "."
+
+            def supply(session, waiting: str, rng: random.Random = rng, words=words) -> list[str]:
+                asked = session is not None and session.log.events and session.log.events[-1].kind == "question"
+                if waiting in ("answer", "last words"):
+                    return [f"journal: {words()}"] if asked else []
+                if waiting != "move":
+                    return []
+                if session.decisions >= 60:
+                    return ["quit"]
+                free = [f"journal: {words()}"] if rng.random() < 0.1 else []
+                return free + [rng.choice(person.moves(session))[0]]
+
+            path = folder / f"{game}-{i}.jsonl"
+            with person.typing(supply):
+                code, _ = person.play(game, str(i), [], path, None)
+            assert code == 0
+            made.append(path)
+        texts = [p.read_text(encoding="utf-8") for p in made]
+        today = texts[0].split('"started": "')[1][:10]
+        for i in range(count - len(made)):  # ...copied to 2,000 logs, each of its own day
+            text = texts[i % len(texts)]
+            day = f"{2020 + i // 365 % 6}-{1 + i // 28 % 12:02d}-{1 + i % 28:02d}"
+            text = text.replace(f'"{today}T', f'"{day}T')
+            text = text.replace("lantern", JOURNAL_WORDS[i % len(JOURNAL_WORDS)])
+            if i % 10 == 0:
+                head, rest = text.split("\n", 1)
+                head = head[:-1] + f', "campaign": {{"name": "road-{i % 7}", "chapter": {1 + i // 70}}}}}'
+                text = head + "\n" + rest
+            (folder / f"copy-{i:04d}.jsonl").write_text(text, encoding="utf-8")
+        made_in = time.perf_counter() - started
+        found = journal.journal(folder)
+        assert not found.bad and found.logs == count, found.bad[:3]
+        size = sum(p.stat().st_size for p in folder.glob("*.jsonl")) / 1e6
+        cache = (folder / journal.CACHE).stat().st_size / 1e6
+        print(f"journal: {count:,} logs ({size:.0f} MB) with {len(found.entries):,} entries, made in {made_in:.0f} s; "
+              f"the cache beside them {cache:.1f} MB")
+        env = dict(os.environ)
+        search = [sys.executable, "-m", "storyteller", "journal", "search", "salt", "heron"]
+        cold = []
+        for _ in range(3):
+            (folder / journal.CACHE).unlink()
+            start = time.perf_counter()
+            subprocess.run(search, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True, env=env)
+            cold.append(time.perf_counter() - start)
+        warm = median_time(search, runs=10, env=env)
+        tagged = median_time([*search[:4], "--tag", "Old Nim", "--from", "2023-01-01"], runs=10, env=env)
+        listed = median_time(search[:4], runs=10, env=env)
+        helped = median_time([sys.executable, "-m", "storyteller", "--help"], runs=10, env=env)
+        hits = len(journal.search(journal.journal(folder).entries, ["salt", "heron"]))
+        print(f"journal: storyteller journal search salt heron ({hits:,} entries hold both): "
+              f"cold {statistics.median(cold):.2f} s (median of 3), warm {warm:.2f} s (median of 10; goal < 1 s)")
+        print(f"journal: warm, storyteller journal {listed:.2f} s, journal --tag 'Old Nim' --from 2023-01-01 "
+              f"{tagged:.2f} s; storyteller --help {helped:.2f} s")
+        shutil.rmtree(folder)
+        del os.environ["STORYTELLER_HOME"], os.environ["STORYTELLER_CONFIG"]
 
 
 def analyse_speed() -> None:
@@ -783,8 +877,8 @@ def person(games: int = 50) -> None:
 
 BENCHMARKS = {"startup": startup, "replay": replay_speed, "sessions": sessions_speed, "export": export_speed,
               "export-instructions": export_instructions, "html": html_speed, "questions": questions_speed,
-              "analyse": analyse_speed, "decisions": decision_speed, "fuzz": fuzz, "simulate": simulate_speed,
-              "person": person}
+              "journal": journal_speed, "analyse": analyse_speed, "decisions": decision_speed, "fuzz": fuzz,
+              "simulate": simulate_speed, "person": person}
 
 if __name__ == "__main__":
     args = sys.argv[1:]

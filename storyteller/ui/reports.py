@@ -192,6 +192,35 @@ def sessions(title: str, rows: Sequence[Sequence[str]]) -> None:
     print("\n".join(lines), flush=True)
 
 
+# -- journal ---------------------------------------------------------------------------------
+
+
+def journal(entries: Sequence[Any], width: int | None = None) -> None:
+    """Journal entries (:class:`storyteller.study.journal.Entry`), each a line saying when,
+    in which game (and campaign's chapter) and what it answered, then its words indented,
+    wrapped to the terminal. Plain text: the player's words and the log's are shown as they
+    are, never as markup and never with control characters."""
+    import shutil
+    import textwrap
+
+    width = max(40, min(width or shutil.get_terminal_size((100, 24)).columns, 100))
+    lines: list[str] = []
+    for e in entries:
+        where = e.title
+        if e.campaign:
+            where += f", chapter {e.chapter} of {e.campaign}"
+        head = f"{e.date or '(no date)'}  {where}"
+        if e.answered:
+            head += f" - {' '.join(e.answered.split())}"
+        if lines:
+            lines.append("")
+        lines.append(clean(head))
+        for paragraph in clean(e.text).expandtabs(4).splitlines() or [""]:
+            lines += textwrap.wrap(paragraph, width, initial_indent="    ", subsequent_indent="    ",
+                                   break_long_words=False, break_on_hyphens=False) or [""]
+    print("\n".join(lines), flush=True)
+
+
 # -- analyse -------------------------------------------------------------------------------
 
 
