@@ -574,6 +574,7 @@ class Recaller:
         self.recalled: set[str] = set()  # cast keys recalled in this chapter
         self.used: set[str] = set(memory.texts)  # the campaign's questions' words, asked anywhere
         self.turn = 0
+        self.bridged = False  # the bridge from the chapter before was asked
 
     @classmethod
     def of(cls, header: Header, reg: Any) -> Recaller | None:
@@ -596,6 +597,8 @@ class Recaller:
             parts = event.id.split(":")
             if len(parts) >= 3 and parts[1] == "recall":
                 self.recalled.add(parts[2])
+            if parts[1].startswith("bridge"):
+                self.bridged = True
         else:
             self.since += 1
 
@@ -613,7 +616,7 @@ class Recaller:
         own, None if it asks nothing here), or None to leave it be."""
         if self.chapter < 2 or end:
             return None
-        if start:
+        if not self.bridged and (start or chosen is not None):  # the chapter's first question: a bridge
             return self.bridge(n)
         if chosen is None or occasion is None:
             return None
