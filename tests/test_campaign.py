@@ -188,7 +188,7 @@ def test_a_question_of_a_campaign_in_a_log_that_is_no_chapter_is_noted(played, t
     edited = tmp_path / "edited.jsonl"
     edited.write_text("\n".join([json.dumps(head)] + lines[1:]) + "\n")
     with campaigner.home(root):
-        code, out, err = campaigner.run(app.replay, edited)
+        _code, out, err = campaigner.run(app.replay, edited)
     assert "a campaign's question, in a game that is no campaign's chapter" in out + err
 
 
@@ -266,7 +266,7 @@ def test_kill_9_in_the_middle_of_a_chapter_then_resume(tmp_path):
         memory = campaign.remember(campaign.load("hard"))
     assert read(log).finished
     assert memory.cast["tam"].notes == ["a boatman"]
-    assert "[N:Tam|a boatman]" in [e.text for e in read(log).journal()][0]
+    assert "[N:Tam|a boatman]" in next(e.text for e in read(log).journal())
 
 
 # -- bad input ------------------------------------------------------------------------------
@@ -280,7 +280,7 @@ def test_an_unknown_campaign_is_one_line_and_nothing_is_made(tmp_path):
         for func in (app.campaign_show, app.campaign_cast, app.campaign_stats):
             code, out, err = campaigner.run(func, "nowhere")
             assert code != 0 and err.count("\n") == 1 and "Traceback" not in err
-        code, out, err = campaigner.run(app.campaign_show, "../etc")
+        code, _out, err = campaigner.run(app.campaign_show, "../etc")
         assert code != 0 and "a campaign's name is letters" in err
 
 
@@ -341,7 +341,7 @@ def test_a_built_in_player_joins_a_campaign_only_on_purpose(tmp_path):
 def test_a_tag_that_names_no_one_is_one_line_and_the_words_are_kept(tmp_path):
     with campaigner.home(tmp_path):
         campaigner.new("blank", tmp_path, name="Ash")
-        code, out, err, _ = campaigner.chapter("adaman", "3", "blank",
+        code, _out, err, _ = campaigner.chapter("adaman", "3", "blank",
                                                lambda q, k: "Someone [N:] was there." if k == 1 else "Yes.")
         assert code == 0
         assert "[N:] names no person" in err and err.count("[N:]") == 1
@@ -359,6 +359,6 @@ def test_campaign_new_from_an_answers_file_and_its_mistakes(tmp_path):
         assert code != 0 and "line 2" in err and not campaign.path_of("x").exists()
         code, out, err = campaigner.new("x", tmp_path, name="Ash <b>[bold]", wants="[N:Tam]")
         assert code == 0
-        code, out, err = campaigner.new("x", tmp_path, name="Again")
+        code, _out, err = campaigner.new("x", tmp_path, name="Again")
         assert code != 0 and "already a campaign called 'x'" in err
         assert campaign.load("x").protagonist.name == "Ash <b>[bold]"
