@@ -62,7 +62,7 @@ def questions(path: Path) -> list[dict]:
 def test_a_campaign_is_made_and_its_chapters_are_played_in_order(played):
     root, made, chapters = played
     assert made[0] == 0 and "The Salt Road" in made[1]
-    for code, out, err, _ in chapters:
+    for code, _out, err, _ in chapters:
         assert code == 0, err
     assert [ch[1].splitlines()[0] for ch in chapters][:1] == ["Chapter 1 of The Salt Road."]
     headers = [read(p).header for p in logs(root)]
@@ -274,11 +274,11 @@ def test_kill_9_in_the_middle_of_a_chapter_then_resume(tmp_path):
 
 def test_an_unknown_campaign_is_one_line_and_nothing_is_made(tmp_path):
     with campaigner.home(tmp_path):
-        code, out, err, _ = campaigner.chapter("adaman", "3", "nowhere", answer_later)
+        code, _out, err, _ = campaigner.chapter("adaman", "3", "nowhere", answer_later)
         assert code != 0 and err.count("\n") == 1 and "no campaign called 'nowhere'" in err
         assert not list((tmp_path / "sessions").glob("*.jsonl"))
         for func in (app.campaign_show, app.campaign_cast, app.campaign_stats):
-            code, out, err = campaigner.run(func, "nowhere")
+            code, _out, err = campaigner.run(func, "nowhere")
             assert code != 0 and err.count("\n") == 1 and "Traceback" not in err
         code, _out, err = campaigner.run(app.campaign_show, "../etc")
         assert code != 0 and "a campaign's name is letters" in err
@@ -355,9 +355,9 @@ def test_campaign_new_from_an_answers_file_and_its_mistakes(tmp_path):
     with campaigner.home(tmp_path):
         bad = tmp_path / "bad.txt"
         bad.write_text("name: Ash\nfavourite colour: blue\n")
-        code, out, err = campaigner.run(app.campaign_new, "x", answers=bad)
+        code, _out, err = campaigner.run(app.campaign_new, "x", answers=bad)
         assert code != 0 and "line 2" in err and not campaign.path_of("x").exists()
-        code, out, err = campaigner.new("x", tmp_path, name="Ash <b>[bold]", wants="[N:Tam]")
+        code, _out, err = campaigner.new("x", tmp_path, name="Ash <b>[bold]", wants="[N:Tam]")
         assert code == 0
         code, _out, err = campaigner.new("x", tmp_path, name="Again")
         assert code != 0 and "already a campaign called 'x'" in err
