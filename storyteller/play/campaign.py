@@ -664,7 +664,8 @@ class Recaller:
         name = member.name
         again = " again" if past.game == self.game and past.role == role else ""
         lead = f"{when}, {where}, {name} {past.fate}. Now {name} {now_words}{again}."
-        options = [(f"{PREFIX}recall:{who[0]}:{i}", f"{lead} {f.format(name=name)}") for i, f in enumerate(w["recall"])]
+        options = [(f"{PREFIX}recall:{who[0]}:{i}", f"{lead} {f.format(name=name)}")
+                   for i, f in enumerate(w["recall"][_kind_of(card)])]
         return self._pick("recall", options, n)
 
     def thing(self, role: Any, card: str | None) -> str:
@@ -704,6 +705,17 @@ class Recaller:
                 self.turn += i + 1
                 return question
         return None
+
+
+def _kind_of(card_id: str) -> str:
+    """What a card is, for a recall: a personality, a location or an event (a Carddom people
+    are personalities)."""
+    from storyteller.core import decktet
+
+    if card_id not in decktet.by_id():
+        return "personality"
+    types = decktet.get(card_id).types
+    return "location" if "location" in types else "event" if "event" in types else "personality"
 
 
 def _capital(text: str) -> str:
