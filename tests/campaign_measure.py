@@ -22,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import campaigner  # noqa: E402
+import campaigner
 
 GAMES = ("hexaract", "adaman", "carddom", "cascades")
 FIRST = {
