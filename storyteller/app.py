@@ -207,10 +207,19 @@ def play(
         session = campaigns.begin_chapter(campaign, lambda field: Session.new(
             game, chosen, seed_text, path, mode=mode, source=source, driver=driver, campaign=field))
         field = session.log.header.campaign
-        heading = campaigns.load(campaign).heading
-        say(f"Chapter {field['chapter']} of {heading}.")
+        c = campaigns.load(campaign)
+        say(f"Chapter {field['chapter']} of {c.heading}.")
+        for ch in campaigns.chapters(c)[:-1]:
+            if ch.status in ("in progress", "cut off"):
+                say(f"(Chapter {ch.number} is unfinished; it waits for you: "
+                    f"{command('storyteller', 'resume', ch.path)})")
         if field["recap"]:
-            say(f"{'The story begins' if field['chapter'] == 1 else 'The story so far'}: {field['recap']}")
+            import shutil
+            import textwrap
+
+            width = max(40, min(100, shutil.get_terminal_size((80, 24)).columns - 1))
+            recap = f"{'The story begins' if field['chapter'] == 1 else 'The story so far'}: {field['recap']}"
+            say(textwrap.fill(recap, width, break_long_words=False, break_on_hyphens=False))
     driver.begin(session, resumed=False)
     return _drive(session, driver)
 

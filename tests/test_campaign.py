@@ -79,12 +79,15 @@ def test_a_campaign_is_made_and_its_chapters_are_played_in_order(played):
 def test_the_next_chapter_opens_with_the_story_so_far_and_a_bridge(played):
     root, _, chapters = played
     _, out, _, _ = chapters[1]
-    recap = next(line for line in out.splitlines() if line.startswith("The story so far:"))
+    lines = out.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("The story so far:"))
+    stop = next(i for i, line in enumerate(lines) if line.startswith("Playing "))
+    recap = " ".join(lines[start:stop])  # wrapped at word boundaries to the terminal's width
     assert "Wren, a ferryman's daughter." in recap and "Wren wants to find her brother." in recap
     assert "Last time, on the road to the secret chamber," in recap  # chapter 1 was Hexaract
     assert "\u201cWho burned the mill?\u201d" in recap  # the thread opened in chapter 1
     header = read(next(p for p in logs(root) if "adaman" in p.name)).header
-    assert header.campaign["recap"] in out
+    assert recap == "The story so far: " + header.campaign["recap"]
     first = questions(next(p for p in logs(root) if "adaman" in p.name))[0]
     assert first["id"].startswith("campaign:bridge") and "about" not in first
 

@@ -376,6 +376,12 @@ class Memory:
     def open_threads(self) -> list[Thread]:
         return [t for t in self.threads.values() if t.open]
 
+    def last(self) -> Told | None:
+        """The last chapter played to its end (else the last that can be read), which the
+        next one follows on from."""
+        readable = [t for t in self.told if t.readable and t.chapter.game]
+        return next((t for t in reversed(readable) if t.result), readable[-1] if readable else None)
+
     def recap(self) -> str:
         """The story so far, in a few sentences, for the next chapter's start ("" before the
         first chapter)."""
@@ -388,13 +394,13 @@ class Memory:
             out.append(f"{who.name or who.line}.")
         if who.wants:
             out.append(f"{who.name or 'You'} {'wants' if who.name else 'want'} {_clause(who.wants)}.")
-        done = [t for t in self.told if t.readable and t.result]
-        if done:
-            last = done[-1]
+        last = self.last()
+        if last is not None and last.result:
             ending = w["ending"].get(last.chapter.game, {}).get(last.result, "")
             where = w["where"].get(last.chapter.game, "")
             if ending and where:
-                out.append(f"Last time, {where}, {ending}.")
+                when = "Last time" if last is self.told[-1] else f"In chapter {last.chapter.number}"
+                out.append(f"{when}, {where}, {ending}.")
             if last.last_words:
                 out.append(f"The last words written there: \u201c{_excerpt(last.last_words)}\u201d")
         elif self.told:
@@ -632,7 +638,7 @@ class Recaller:
 
     def bridge(self, n: int) -> Question | None:
         w = words()
-        last = next((t for t in reversed(self.memory.told) if t.readable and t.chapter.game), None)
+        last = self.memory.last()
         since = w["since"].get(last.chapter.game, "the last chapter") if last else "the last chapter"
         options = [(f"{PREFIX}bridge:{i}", f.format(since=since)) for i, f in enumerate(w["bridge"])]
         threads = self.memory.open_threads()
