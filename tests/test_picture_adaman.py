@@ -19,7 +19,7 @@ from storyteller.core import decktet
 from storyteller.telling.drawing import CARD_H, card_of
 from storyteller.telling.export import pictures, render
 from storyteller.games.adaman import picture
-from storyteller.games.adaman.rules import BASIC, COURT_LIMIT, EXCUSE, PERSON, AdamanState, Control
+from storyteller.games.adaman.rules import BASIC, COURT_LIMIT, EXCUSE, PERSON, AdamanState, Control, Shift
 from storyteller.log.file import GameLog, read
 from storyteller.play.session import AutoPlayer, Session
 from storyteller.log.replay import walk
@@ -286,7 +286,12 @@ def test_the_html_story_renders_with_its_pictures(tmp_path, seed, variants, poli
     pics = pictures(game, w)
     for k, pic in enumerate(pics["scenes"]):
         assert pic["svg"] in html
-        assert pic["svg"] == picture.table(w.steps[found[k]].after, prefix=f"p{k + 1}", small=True).svg
+        at = found[k]
+        assert pic["svg"] == picture.scene(w.steps[at].after, w.steps[:at + 1], prefix=f"p{k + 1}", seed=seed).svg
+    # each personality's picture says how they were won over, as the section's heading does
+    verbs = re.findall(r"<h3>.*? <span class=\"st-meaning\">\((\w+)<span", html)
+    people = [p for p in pics["scenes"] if p["title"].startswith("Play ") and "personalities)" in p["title"]]
+    assert [p["title"].split(" (")[0].rsplit(" ", 1)[1] for p in people] == verbs
     # the personalities' sections are named after them, in the order they were controlled
     heads = re.findall(r"<h3>(.*?) <span", html)
     assert heads == [decktet.Name(c) for c in w.state.controlled]
@@ -333,3 +338,94 @@ def test_the_html_playthrough_shows_the_same_pictures(tmp_path):
     parsed(html)
     w = walk(log, keep_steps=True)
     assert html.count("<svg") == len(picture.moments(w.steps)) + 1
+
+
+# -- what a turning point changed, and the cover (issue 29) ---------------------------------
+
+
+def ghosts(root: ET.Element) -> list[str]:
+    """The words written in each ghost (a card a play removed), one string per ghost."""
+    return [" ".join(t.text or "" for t in g.iter(f"{SVG}text")) for g in root.iter(f"{SVG}g")
+            if "st-ghost" in g.get("class", "").split()]
+
+
+def ringed(root: ET.Element) -> int:
+    return sum(1 for r in root.iter(f"{SVG}rect") if "st-now" in r.get("class", "").split())
+
+
+def test_a_personality_controlled_leaves_a_ghost_where_it_was_with_how(walks):
+    from storyteller.games.adaman.story import _verb
+
+    seen = 0
+    for w in walks:
+        seed = w.header.seed
+        for i, step in enumerate(w.steps):
+            move = step.move
+            if not step.stands or not isinstance(move, Control):
+                continue
+            pic = picture.scene(step.after, w.steps[:i + 1], prefix="t", seed=seed)
+            root = ET.fromstring(pic.svg)
+            words = ghosts(root)
+            name = card_of(move.target)[2]
+            if PERSON[move.target]:
+                verb = _verb(move.paid, seed, move.target)
+                # the personality, gone from the table, is a ghost saying how, and it is the one marked
+                assert any(name.split()[-1] in g and verb in g for g in words), (name, words)
+                assert pic.title == f"Play {step.after.plays}: {decktet.name(move.target)} {verb} " \
+                                    f"({len(step.after.controlled)} of {len(step.after.personalities())} personalities)"
+                assert pic.desc.startswith(f"Just now, play {step.after.plays}: you {verb} {decktet.name(move.target)}")
+            else:  # a card won into your resources: marked there, a ghost where it was
+                assert any(name.split()[-1] in g and "gained" in g for g in words)
+                assert f"{decktet.name(move.target)} joins your resources" in pic.title
+            assert ringed(root) == 1  # one thing marked: what the play bought
+            for r in move.paid:  # and every card it spent is a ghost in your resources
+                assert any(card_of(r)[2].split()[-1] in g and "spent" in g for g in words)
+            assert len(words) == len(move.paid) + 1
+            # the ghosts are not cards on the table: those are exactly the state's
+            assert Counter((name, row_of(top)) for name, top in cards_shown(root)) == expected(step.after)
+            assert picture.scene(step.after.clone(), w.steps[:i + 1], prefix="t", seed=seed).svg == pic.svg
+            seen += 1
+    assert seen > 50
+
+
+def test_the_first_scene_marks_the_last_card_dealt(walks):
+    for w in walks:
+        first = picture.moments(w.steps)[0]
+        pic = picture.scene(w.steps[first].after, w.steps[:first + 1], prefix="t", seed=w.header.seed)
+        last = next(s for s in reversed(w.steps[:first + 1]) if s.stands and (s.drawn or isinstance(s.move, Shift)))
+        if last.drawn is not None:
+            assert f"{decktet.name(last.drawn.card)} dealt last" in pic.title
+        else:  # the Excuse moved a card just before the first play
+            assert pic.title.startswith(f"The Excuse: {decktet.name(last.move.card)} moves ")
+        root = ET.fromstring(pic.svg)
+        assert ringed(root) == 1 and not ghosts(root)
+
+
+def test_the_cover_of_a_game_over_tells_the_ending(walks):
+    outcomes = set()
+    for w in walks:
+        state = w.state
+        pics = pictures(registry.get("adaman"), w)
+        cover, last = pics["final"], pics["scenes"][-1]
+        assert cover["title"] != last["title"] and cover["desc"] != last["desc"]
+        if state.result is None:
+            continue
+        outcomes.add(state.result.result)
+        root = ET.fromstring(cover["svg"])
+        texts = [t.text or "" for t in root.iter(f"{SVG}text")]
+        names = [name for name, _ in cards_shown(root)]
+        # every personality won over is on the cover, with how, in the order won over
+        for c in state.controlled:
+            assert card_of(c)[2] in names
+        assert names[:len(state.controlled)] == [card_of(c)[2] for c in state.controlled]
+        assert f"{len(state.controlled)} of {len(state.personalities())}" in texts
+        assert all(c in " ".join(texts) for c in ("Capital", "Resources", "Won over"))
+        if state.result.won:
+            assert cover["title"].startswith("The throne is yours: all ")
+            assert "Court" not in texts and "The throne is yours." in texts
+        else:
+            assert "Court" in texts and texts.count("still free") == sum(
+                1 for c in state.court + state.capital if PERSON[c]) - (len(state.court) > COURT_LIMIT)
+            assert cover["title"].startswith("The plot discovered" if len(state.court) > COURT_LIMIT
+                                             else "The plot abandoned")
+    assert len(outcomes) == 3

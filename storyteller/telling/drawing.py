@@ -343,3 +343,119 @@ def chance_chart(start: float, points: list[tuple[int, float, str | None]], titl
     d.text(left, height - 10, f"step {first}", size=10, cls="st-text st-muted")
     d.text(left + inner_w, height - 10, f"step {steps[-1]}", size=10, cls="st-text st-muted", anchor="end")
     return d.picture()
+
+
+# -- marks and ghosts (issue 29, scenes) -----------------------------------------------------
+#
+# A picture of a turning point shows what its step changed, as python-chess's ``chess.svg``
+# shows the last move: the card just revealed, taken, bought or placed has a mark (a thick
+# ring, and a word in a tag: never colour alone), and what the step removed leaves a ghost
+# where it lay (its outline dashed, its rank, suits and name in a muted ink that still
+# stands 4.5:1 on the page) with a word of why: "eliminated", "spent", "thwarted".
+
+MARKS_CSS = """
+.st-now { fill: none; stroke: #1d5fa8; stroke-width: 3.5; }
+.st-now-tag { fill: #1d5fa8; } .st-now-word { fill: #ffffff; font-weight: 700; }
+.st-now-line { fill: none; stroke: #1d5fa8; stroke-width: 2.5; }
+.st-now-head { fill: #1d5fa8; }
+.st-ghost-card { fill: none; stroke: #6b6257; stroke-width: 1.5; stroke-dasharray: 5 3; }
+.st-ghost .st-ghost-ink { fill: #6b6257; }
+.st-ghost .st-suit { fill: #6b6257; stroke: #6b6257; }
+.st-ghost-tag { fill: #fbf8f1; stroke: #6b6257; stroke-width: 1.2; }
+.st-ghost-word { fill: #4f473e; font-weight: 700; font-style: italic; }
+@media (prefers-color-scheme: dark) {
+  .st-now, .st-now-line { stroke: #8cc4ff; } .st-now-tag, .st-now-head { fill: #8cc4ff; }
+  .st-now-word { fill: #1f1c19; }
+  .st-ghost-card { stroke: #a39a8c; }
+  .st-ghost .st-ghost-ink { fill: #b3aa9c; }
+  .st-ghost .st-suit { fill: #b3aa9c; stroke: #b3aa9c; }
+  .st-ghost-tag { fill: #1f1c19; stroke: #b3aa9c; } .st-ghost-word { fill: #d8d0c2; }
+}
+@media print {
+  .st-now, .st-now-line { stroke: #000000; } .st-now-tag, .st-now-head { fill: #000000; }
+  .st-now-word { fill: #ffffff; }
+  .st-ghost-card { stroke: #555555; } .st-ghost .st-ghost-ink { fill: #555555; }
+  .st-ghost .st-suit { fill: #555555; stroke: #555555; }
+  .st-ghost-tag { fill: #ffffff; stroke: #555555; } .st-ghost-word { fill: #333333; }
+}
+""".strip()
+
+
+def _marks(d: Drawing) -> None:
+    """The marks' style, once in the picture that uses them."""
+    if MARKS_CSS not in d.css:
+        d.css = d.css + "\n" + MARKS_CSS if d.css else MARKS_CSS
+
+
+def word_width(words: str, size: float) -> float:
+    """About how wide ``words`` are at ``size`` (a generous estimate for a sans-serif face,
+    bold included)."""
+    return len(words) * size * 0.62
+
+
+def tag(d: Drawing, cx: float, y: float, words: str, size: float, ghost: bool = False) -> float:
+    """``words`` in a rounded tag centred on ``cx``, its top at ``y``; returns its bottom. A
+    mark's tag is filled (white words on the mark's colour), a ghost's is outlined."""
+    _marks(d)
+    w, h = word_width(words, size) + size, size * 1.55
+    d.rect(cx - w / 2, y, w, h, "st-ghost-tag" if ghost else "st-now-tag", rx=h / 2)
+    d.text(cx, y + h * 0.72, words, size=size, cls="st-text " + ("st-ghost-word" if ghost else "st-now-word"),
+           anchor="middle")
+    return y + h
+
+
+def mark(d: Drawing, x: float, y: float, w: float, h: float, words: str = "", size: float = 9.0,
+         above: bool = False) -> None:
+    """What just changed: a thick ring around the box (a card, a die, a token) at (x, y), and
+    ``words`` in a tag under it (over it with ``above``)."""
+    _marks(d)
+    d.add('<g class="st-now-group">')
+    d.rect(x - 3.5, y - 3.5, w + 7, h + 7, "st-now", rx=7)
+    if words:
+        tag(d, x + w / 2, y - 5 - size * 1.55 if above else y + h + 5, words, size)
+    d.add("</g>")
+
+
+def ring(d: Drawing, cx: float, cy: float, r: float) -> None:
+    """The mark of what just changed around a round thing (a token, a step of a path)."""
+    _marks(d)
+    d.circle(cx, cy, r + 3, "st-now")
+
+
+def arrow(d: Drawing, points: list[tuple[float, float]], head: float = 7.0) -> None:
+    """A move drawn in the mark's colour: a line through ``points`` with a head at the last."""
+    _marks(d)
+    d.line(points, "st-now-line")
+    (x0, y0), (x1, y1) = points[-2], points[-1]
+    length = max(1e-6, ((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5)
+    ux, uy = (x1 - x0) / length, (y1 - y0) / length
+    bx, by = x1 - ux * head, y1 - uy * head
+    d.add(f'<path class="st-now-head" d="M{num(x1)} {num(y1)} L{num(bx - uy * head * 0.55)} '
+          f'{num(by + ux * head * 0.55)} L{num(bx + uy * head * 0.55)} {num(by - ux * head * 0.55)} Z"/>')
+
+
+def ghost(d: Drawing, x: float, y: float, card_id: str, why: str, w: float = CARD_W, h: float = CARD_H,
+          size: float = 8.5) -> None:
+    """What was removed, where it lay: the card's outline dashed, its rank, suits and name in
+    a muted ink, and ``why`` ("eliminated", "spent") in a tag across it."""
+    _marks(d)
+    rank, suits, name = card_of(card_id)
+    d.add('<g class="st-ghost">')
+    d.rect(x, y, w, h, "st-ghost-card", rx=5)
+    corner = max(size, w * 0.17)
+    d.text(x + 4, y + corner + 1, short_rank(rank), size=corner, cls="st-text st-ghost-ink st-rank")
+    if suits:
+        glyph = min(w * 0.26, (w - 8) / max(1, len(suits)))
+        left = x + w - 4 - glyph * len(suits)
+        for i, s in enumerate(suits):
+            d.suit(s, left + i * glyph, y + 4, glyph * 0.92)
+    lines = wrap(name, max(4, int((w - 4) / (size * 0.58))))[:3]
+    base = y + h - 4 - (len(lines) - 1) * (size + 1)
+    for i, words in enumerate(lines):
+        d.text(x + w / 2, base + i * (size + 1), words, size=size, cls="st-text st-ghost-ink st-ghost-name",
+               anchor="middle")
+    top = y + corner + 6
+    room = base - size - 2 - top  # between the corner and the name
+    word = min(size, (w + 6) / (len(why) * 0.62 + 1))
+    tag(d, x + w / 2, top + max(0.0, (room - word * 1.55) / 2), why, word, ghost=True)
+    d.add("</g>")

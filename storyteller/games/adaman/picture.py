@@ -29,10 +29,16 @@ controlled, beginning right after the play that controls them.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
+
 from storyteller.core import decktet
-from storyteller.telling.drawing import CARD_H, CARD_W, Drawing, Picture, card_of
-from storyteller.games.adaman.rules import COURT_LIMIT, EXCUSE, PERSON, RANK, ROW, AdamanState, Control, Shift
-from storyteller.core.words import join_and, plural
+from storyteller.telling.drawing import CARD_H, CARD_W, Drawing, Picture, card_of, ghost, mark
+from storyteller.games.adaman.rules import (
+    COURT_LIMIT, EXCUSE, PERSON, RANK, ROW, AdamanState, Control, Shift, landing,
+)
+from storyteller.games.adaman.story import _verb
+from storyteller.core.words import cap, join_and, plural
 from storyteller.log.events import OracleQuestion
 from storyteller.log.replay import Step
 
@@ -173,19 +179,91 @@ def _tally(d: Drawing, x: float, y: float, done: int, total: int, per_row: int, 
     return y + ((total - 1) // per_row + 1) * step if total else y
 
 
-def table(state: AdamanState, prefix: str = "st", small: bool = False) -> Picture:
-    """The kingdom as it stands: court, capital with the deck, resources, and the tally."""
+@dataclass(frozen=True)
+class Change:
+    """What the step a picture is drawn after did to the table, to mark it and leave ghosts."""
+
+    kind: str  # "control" (a personality), "gain" (a card won into your resources), "shift" (the Excuse), "dealt"
+    card: str
+    before: AdamanState | None = None  # the table before a play (where the cards were)
+    paid: tuple[str, ...] = ()
+    verb: str = ""  # a personality bought, tricked or eliminated (as the story says)
+    row: str = ""  # where the card was (a play) or went (a card dealt, the Excuse's move)
+    play: int = 0  # the play's number
+
+
+def change_of(steps: Sequence[Step], seed: str = "") -> Change | None:
+    """What the last step standing that moved a card did (None if no step did)."""
+    for step in reversed(steps):
+        if not step.stands:
+            continue
+        move = step.move
+        if isinstance(move, Control) and isinstance(step.before, AdamanState):
+            before = step.before
+            row = "court" if move.target in before.court else "capital"
+            plays = getattr(step.after, "plays", 0)
+            if PERSON[move.target]:
+                return Change("control", move.target, before, move.paid, _verb(move.paid, seed, move.target), row,
+                              plays)
+            return Change("gain", move.target, before, move.paid, "gained", row, plays)
+        if isinstance(move, Shift):
+            return Change("shift", move.card, row=move.to)
+        if step.drawn is not None:
+            return Change("dealt", step.drawn.card, row=landing(step.drawn.card, step.drawn.to))
+    return None
+
+
+def verbs(steps: Sequence[Step], seed: str = "") -> dict[str, str]:
+    """How each personality controlled was won over: bought, tricked or eliminated."""
+    return {s.move.target: _verb(s.move.paid, seed, s.move.target) for s in steps
+            if s.stands and isinstance(s.move, Control) and PERSON[s.move.target]}
+
+
+def table(state: AdamanState, prefix: str = "st", small: bool = False, change: Change | None = None,
+          title: str | None = None, desc: str | None = None) -> Picture:
+    """The kingdom as it stands: court, capital with the deck, resources, and the tally; with
+    ``change``, what the last play did: the card it bought, tricked, eliminated or gained
+    marked (a personality won over as a ghost where it was) and the resources it spent as
+    ghosts in your row."""
     lay = _Layout(small)
     total = len(state.personalities())
     court, capital, resources = state.court, state.capital, state.resources
 
+    # What each row shows: (card, None) for a card there, (card, why) for a ghost of one.
+    court_row: list[tuple[str, str | None]] = [(c, None) for c in court]
+    capital_row: list[tuple[str, str | None]] = [(c, None) for c in capital]
+    kept_row: list[tuple[str, str | None]] = [(c, None) for c in resources]
+    marked: tuple[str, str] | None = None  # (row, card) ringed
+    if change is not None and change.kind in ("control", "gain") and change.before is not None:
+        b = change.before
+        court_row = [(c, change.verb if c == change.card else None) for c in b.court]
+        capital_row = [(c, change.verb if c == change.card else None) for c in b.capital]
+        kept_row = [(c, "spent" if c in change.paid else None) for c in b.resources]
+        if change.kind == "gain":
+            kept_row.append((change.card, None))
+            marked = ("resources", change.card)
+        else:
+            marked = (change.row, change.card)
+    elif change is not None:
+        marked = (change.row, change.card)
+
     y_court = PAD
     y_capital = y_court + CARD_H + TAG
     y_resources = y_capital + CARD_H + TAG
-    lines = max(1, -(-(len(resources) + (state.excuse_at == "resources")) // lay.per_line))
+    lines = max(1, -(-(len(kept_row) + (state.excuse_at == "resources")) // lay.per_line))
     bottom = y_resources + lines * (CARD_H + 10) - 10
     height = bottom + (40 if small else PAD)
-    d = Drawing(lay.width, height, _title(state), _desc(state, total, small), prefix=prefix, css=CSS)
+    d = Drawing(lay.width, height, title or _title(state), desc or _desc(state, total, small), prefix=prefix,
+                css=CSS)
+
+    def put(row: str, x: float, y: float, card_id: str, why: str | None) -> None:
+        """A card of a row, or its ghost; ringed if it is the one the step moved."""
+        if why is not None:
+            ghost(d, x, y, card_id, why, size=8.5)
+        else:
+            _card(d, x, y, card_id)
+        if marked == (row, card_id):
+            mark(d, x, y, CARD_W, CARD_H)
 
     # -- the court: five places and the sixth, the end
     n = len(court)
@@ -198,29 +276,29 @@ def table(state: AdamanState, prefix: str = "st", small: bool = False) -> Pictur
     _row_name(d, y_court, "Court", notes)
     for i in range(COURT_LIMIT + 1):
         x = lay.x(i)
-        if i < n:
+        if i < len(court_row):
             if i == COURT_LIMIT:
                 d.rect(x - 3, y_court - 3, CARD_W + 6, CARD_H + 6, "ad-end-ring", rx=7)
-            _card(d, x, y_court, court[i])
+            put("court", x, y_court, *court_row[i])
         elif i == COURT_LIMIT:
             d.rect(x, y_court, CARD_W, CARD_H, "ad-end-slot", rx=5)
             d.text(x + CARD_W / 2, y_court + CARD_H / 2 - 2, "a sixth:", size=8.5, cls="st-text ad-warn",
                    anchor="middle")
             d.text(x + CARD_W / 2, y_court + CARD_H / 2 + 10, "the end", size=8.5, cls="st-text ad-warn",
                    anchor="middle")
-        else:
-            d.slot(x, y_court, label=str(i + 1))  # where the next one will sit
+        else:  # where the next one will sit (a ghost's place is free again)
+            d.slot(x, y_court, label=str(i + 1 - sum(why is not None for _, why in court_row)))
 
     # -- the capital, then the deck
     _row_name(d, y_capital, "Capital", [])
     i = 0
-    for c in capital:
-        _card(d, lay.x(i), y_capital, c)
-        if PERSON[c]:
+    for c, why in capital_row:
+        put("capital", lay.x(i), y_capital, c, why)
+        if PERSON[c] and why is None:
             _tag(d, lay.x(i), y_capital, "personality")
         i += 1
     if state.excuse_at == "capital":
-        _excuse(d, lay.x(i), y_capital)
+        _excuse(d, lay.x(i), y_capital, marked == ("excuse", EXCUSE))
         i += 1
     while i < ROW:
         d.slot(lay.x(i), y_capital)
@@ -235,15 +313,16 @@ def table(state: AdamanState, prefix: str = "st", small: bool = False) -> Pictur
     # -- the resources, wrapping
     kept = sum(RANK[r] for r in resources)
     _row_name(d, y_resources, "Resources", [(f"total {kept}", "ad-note")])
-    if not resources and state.excuse_at != "resources":
+    if not kept_row and state.excuse_at != "resources":
         d.slot(lay.x(0), y_resources, label="none")
-    for i, r in enumerate(resources):
+    for i, (r, why) in enumerate(kept_row):
         x = lay.x(i % lay.per_line)
         y = y_resources + (i // lay.per_line) * (CARD_H + 10)
-        _card(d, x, y, r)
+        put("resources", x, y, r, why)
     if state.excuse_at == "resources":
-        i = len(resources)
-        _excuse(d, lay.x(i % lay.per_line), y_resources + (i // lay.per_line) * (CARD_H + 10))
+        i = len(kept_row)
+        _excuse(d, lay.x(i % lay.per_line), y_resources + (i // lay.per_line) * (CARD_H + 10),
+                marked == ("excuse", EXCUSE))
 
     # -- the tally: how many of the game's personalities are yours
     done = len(state.controlled)
@@ -272,11 +351,173 @@ def table(state: AdamanState, prefix: str = "st", small: bool = False) -> Pictur
     return d.picture()
 
 
-def _excuse(d: Drawing, x: float, y: float) -> None:
+def _excuse(d: Drawing, x: float, y: float, marked: bool = False) -> None:
     """The Excuse, dealt to this row, waiting for the player to choose what it moves."""
-    d.rect(x - 3, y - 3, CARD_W + 6, CARD_H + 6, "ad-wait-ring", rx=7)
+    if marked:
+        mark(d, x, y, CARD_W, CARD_H)
+    else:
+        d.rect(x - 3, y - 3, CARD_W + 6, CARD_H + 6, "ad-wait-ring", rx=7)
     _card(d, x, y, EXCUSE)
     _tag(d, x, y, "waiting")
+
+
+# -- a turning point, and the cover --------------------------------------------------------
+
+ROW_WORDS = {"court": "the court", "capital": "the capital", "resources": "your resources", "excuse": "the table"}
+INTO = {"capital": "into the capital", "resources": "into your resources", "court": "to the court"}
+
+
+def _change_title(state: AdamanState, change: Change, total: int) -> str:
+    name = decktet.name(change.card)
+    if change.kind == "control":
+        return f"Play {change.play}: {name} {change.verb} ({len(state.controlled)} of {total} personalities)"
+    if change.kind == "gain":
+        return f"Play {change.play}: {name} joins your resources"
+    if change.kind == "shift":
+        return f"The Excuse: {name} moves {INTO.get(change.row, 'on')}"
+    return f"{_title(state)}: {decktet.name(change.card)} dealt last, to {ROW_WORDS.get(change.row, 'the table')}"
+
+
+def _change_words(change: Change) -> str:
+    """What the step did, as the first sentence of the picture's description."""
+    name = decktet.name(change.card)
+    spent = decktet.names(change.paid)
+    if change.kind == "control":
+        where = "at court" if change.row == "court" else "in the capital"
+        return (f"Just now, play {change.play}: you {change.verb} {name} {where}, spending {spent}; "
+                f"{name} leaves play, a ghost where the card was, marked, and the cards spent are ghosts in "
+                "your resources.")
+    if change.kind == "gain":
+        return (f"Just now, play {change.play}: {name} moved from the capital into your resources (marked there, "
+                f"a ghost where it was), for {spent}, ghosts in your resources.")
+    if change.kind == "shift":
+        return f"Just now, the Excuse moved {name} {INTO.get(change.row, 'on')} (marked)."
+    return f"The last card dealt, marked: {name}, to {ROW_WORDS.get(change.row, 'the table')}."
+
+
+def scene(state: AdamanState, steps: Sequence[Step], prefix: str = "st", seed: str = "") -> Picture:
+    """The small picture of a turning point: the kingdom after ``steps``, with what the last
+    of them did marked, and ghosts of what it removed; its title and the first sentence of
+    its description say what changed."""
+    change = change_of(steps, seed)
+    if change is None:
+        return table(state, prefix, small=True)
+    total = len(state.personalities())
+    return table(state, prefix, small=True, change=change, title=_change_title(state, change, total),
+                 desc=_change_words(change) + " " + _desc(state, total, True))
+
+
+def cover(state: AdamanState, steps: Sequence[Step], prefix: str = "cover", seed: str = "") -> Picture:
+    """The story's cover: at the end of a game, the ending (who is under your control and how
+    they were won over, what stands in the court and the capital); before it, the kingdom
+    with the last change marked."""
+    if state.result is None:
+        change = change_of(steps, seed)
+        if change is None:
+            return table(state, prefix)
+        total = len(state.personalities())
+        return table(state, prefix, change=change, title=_change_title(state, change, total),
+                     desc=_change_words(change) + " " + _desc(state, total, False))
+    return _ending(state, verbs(steps, seed), prefix)
+
+
+def _ending_title(state: AdamanState, total: int) -> str:
+    done, plays = len(state.controlled), plural(state.plays, "play")
+    assert state.result is not None
+    if state.result.won:
+        return f"The throne is yours: all {total} personalities under your control, in {plays}"
+    if len(state.court) > COURT_LIMIT:
+        return f"The plot discovered: a sixth personality at court, after {plays}; {done} of {total} won over"
+    return f"The plot abandoned: {done} of {total} personalities under your control, after {plays}"
+
+
+def _ending(state: AdamanState, how: dict[str, str], prefix: str) -> Picture:
+    """The cover of a game over: a row of the personalities under your control (in the order
+    won over, each with how: bought, tricked, eliminated), the court if anyone is left there,
+    the capital with the deck, your resources, and the ending in words at the right."""
+    lay = _Layout(False)
+    total = len(state.personalities())
+    done = state.controlled
+    per = COURT_LIMIT + 1  # the places' width: the panel of words is at their right
+    won = state.result is not None and state.result.won
+    lines = max(1, -(-len(done) // per))
+    y = PAD
+    y_done = y
+    y = y_done + lines * (CARD_H + TAG)
+    y_court = None if won else y
+    y = y + (CARD_H + TAG if y_court is not None else 0)
+    y_capital = y
+    y_resources = y_capital + CARD_H + TAG
+    rows = max(1, -(-len(state.resources) // per))
+    height = y_resources + rows * (CARD_H + 10) - 10 + PAD
+    title = _ending_title(state, total)
+    said = [f"{decktet.name(c)} ({how.get(c, 'controlled')})" for c in done]
+    desc = (f"{title}. " + (f"Under your control, in the order won over: {join_and(said)}. " if said else
+                            "No personality came under your control. ")
+            + _desc(state, total, False))
+    d = Drawing(lay.width, height, title, desc, prefix=prefix, css=CSS)
+
+    _row_name(d, y_done, "Won over", [(f"{len(done)} of {total}", "ad-note")])
+    if not done:
+        d.slot(lay.x(0), y_done, label="none")
+    for i, c in enumerate(done):
+        x, top = lay.x(i % per), y_done + (i // per) * (CARD_H + TAG)
+        _card(d, x, top, c)
+        _tag(d, x, top, how.get(c, "controlled"))
+    if y_court is not None:
+        n = len(state.court)
+        _row_name(d, y_court, "Court", [(f"{n} of {COURT_LIMIT}", "ad-warn" if n >= COURT_LIMIT else "ad-note")])
+        for i in range(COURT_LIMIT + 1):
+            x = lay.x(i)
+            if i < n:
+                if i == COURT_LIMIT:
+                    d.rect(x - 3, y_court - 3, CARD_W + 6, CARD_H + 6, "ad-end-ring", rx=7)
+                _card(d, x, y_court, state.court[i])
+                _tag(d, x, y_court, "the end" if i == COURT_LIMIT else "still free")
+            elif i < COURT_LIMIT:
+                d.slot(x, y_court)
+    _row_name(d, y_capital, "Capital", [])
+    for i in range(ROW):
+        if i < len(state.capital):
+            c = state.capital[i]
+            _card(d, lay.x(i), y_capital, c)
+            if PERSON[c]:
+                _tag(d, lay.x(i), y_capital, "still free")
+        else:
+            d.slot(lay.x(i), y_capital)
+    deck_x = lay.x(ROW)
+    if state.deck_count > 0:
+        d.back(deck_x, y_capital, count=state.deck_count)
+    else:
+        d.slot(deck_x, y_capital)
+    _tag(d, deck_x, y_capital, "Deck: " + plural(state.deck_count, "card"))
+    kept = sum(RANK[r] for r in state.resources)
+    _row_name(d, y_resources, "Resources", [(f"total {kept}", "ad-note")])
+    if not state.resources:
+        d.slot(lay.x(0), y_resources, label="none")
+    for i, r in enumerate(state.resources):
+        _card(d, lay.x(i % per), y_resources + (i // per) * (CARD_H + 10), r)
+
+    # -- the ending, in words, at the right of the places
+    x = lay.places_end + 18
+    d.line([(x - 9, y_done), (x - 9, height - PAD)], "ad-rule")
+    assert state.result is not None
+    word = cap(str(state.result.result))  # Won, Lost, Utter loss
+    d.text(x, y_done + 18, word, size=16, cls="st-text " + ("ad-label" if won else "ad-warn"))
+    lines_said = [f"{len(done)} of {total} personalities", "under your control"]
+    if won:
+        lines_said += ["", "The throne is yours."]
+    else:
+        left = state.to_control()
+        hidden = [c for c in left if c not in state.court and c not in state.capital]
+        lines_said += ["", f"{len(left)} still free"] + ([f"({len(hidden)} never dealt)"] if hidden else [])
+        if len(state.court) > COURT_LIMIT:
+            lines_said += ["", "A sixth at court:", "the plot is discovered."]
+    lines_said += ["", f"Score: {state.result.score}", f"Discard pile: {plural(len(state.discard), 'card')}"]
+    for i, words in enumerate(lines_said):
+        if words:
+            d.text(x, y_done + 40 + i * 14, words, size=10.5, cls="st-text")
+    return d.picture()
 
 
 # -- the story's turning points ------------------------------------------------------------
