@@ -301,9 +301,9 @@ def test_the_html_story_renders_parses_and_holds_the_pictures(logs, which):
     assert parser.figures == SECTIONS  # one small picture per section, no more
     w = walk(log, keep_steps=True)
     for k, i in enumerate(picture.moments(w.steps)):
-        pic = picture.table(w.steps[i].after, prefix=f"p{k + 1}", small=True)
+        pic = picture.scene(w.steps[i].after, w.steps[:i + 1], prefix=f"p{k + 1}")
         assert pic.svg in page
-    assert picture.table(w.state, prefix="cover").svg in page
+    assert picture.cover(w.state, w.steps, prefix="cover").svg in page
     story = w.game.name  # the page is the story's: the tale's own words are in it
     assert story == "cascades" and "You followed the water as it looked for its way down" in page
 
@@ -320,3 +320,72 @@ def test_the_html_playthrough_shows_the_same_pictures(logs):
     w = walk(log, keep_steps=True)
     assert page.count('<li class="st-figure">') == len(set(picture.moments(w.steps)))
     assert "<script>" not in page
+
+
+# -- what a turning point changed, and the cover (issue 29) ---------------------------------
+
+
+def ringed(root: ET.Element) -> list[ET.Element]:
+    return [r for r in root.iter(f"{SVG}rect") if "st-now" in r.get("class", "").split()]
+
+
+def card_at(root: ET.Element, ring: ET.Element) -> str:
+    """The name of the face-up card the ring is drawn around."""
+    x, y = float(ring.get("x")), float(ring.get("y"))
+    for g in groups(root, "st-card-group"):
+        rect = next(r for r in g.iter(f"{SVG}rect") if "st-card" in r.get("class", "").split())
+        if abs(float(rect.get("x")) - x - 2.5) < 0.01 and abs(float(rect.get("y")) - y - 2.5) < 0.01:
+            return " ".join(t.text or "" for t in g.iter(f"{SVG}text") if "st-name" in t.get("class", "").split())
+    raise AssertionError("the ring is around no card")
+
+
+def test_each_turning_point_marks_the_card_just_placed_and_says_where_from(walks):
+    verbs = Counter()
+    for w in walks:
+        for k, i in enumerate(picture.moments(w.steps)):
+            step = w.steps[i]
+            pic = picture.scene(step.after, w.steps[:i + 1], prefix="t")
+            root = ET.fromstring(pic.svg)
+            rings = ringed(root)
+            assert len(rings) == 1, pic.title  # one card marked: the one the step moved
+            card = step.move.card if isinstance(step.move, Play) else step.drawn.card
+            assert card_at(root, rings[0]) == card_of(card)[2]
+            name = decktet.name(card)
+            assert name in pic.title and pic.desc.startswith("Just now, ")
+            if isinstance(step.move, Play):
+                reserve = step.move.reserve
+                origin = "the waste" if reserve is None else f"the {picture.RESERVE_NAMES[reserve]} pool"
+                verb = re.search(r": the .*? (completes|reaches|joins) the (first|second|third) fall, from (.*?);",
+                                 pic.title)
+                assert verb is not None and verb.group(3) == origin, pic.title
+                verbs[verb.group(1)] += 1
+            elif k == 0:
+                assert pic.title == f"Where the water rises: {name} starts the first fall"
+            assert pic.svg == picture.scene(step.after.clone(), w.steps[:i + 1], prefix="t").svg
+    assert verbs["completes"] and verbs["reaches"]
+
+
+def test_the_cover_of_a_game_over_shows_the_falls_stepping_down_as_water(walks):
+    for w in walks:
+        state = w.state
+        pics = pictures(registry.get("cascades"), w)
+        cover, last = pics["final"], pics["scenes"][-1]
+        assert cover["title"] != last["title"] and cover["desc"] != last["desc"]
+        assert state.result is not None
+        root = ET.fromstring(cover["svg"])
+        bands = [r for r in root.iter(f"{SVG}rect") if "cas-fall" in r.get("class", "").split()]
+        assert len(bands) == TIERS
+        xs, ys = [float(b.get("x")) for b in bands], [float(b.get("y")) for b in bands]
+        assert xs == sorted(set(xs)) and ys == sorted(set(ys))  # each fall below and right of the one above
+        curtains = [r for r in root.iter(f"{SVG}rect") if "cas-curtain" in r.get("class", "").split()]
+        assert len(curtains) == TIERS - 1
+        for t, c in enumerate(curtains):  # the water falls from a fall's end onto the next fall
+            upper, lower = bands[t], bands[t + 1]
+            left = float(c.get("x"))
+            assert float(upper.get("x")) + float(upper.get("width")) <= left
+            assert left + float(c.get("width")) <= float(lower.get("x")) + float(lower.get("width"))
+            assert float(c.get("y")) < float(lower.get("y")) < float(c.get("y")) + float(c.get("height"))
+        assert Counter(names_face_up(root)) >= Counter(card_of(c)[2] for t in state.tiers for c in t)
+        won = state.placed == state.deck_size
+        assert cover["title"].startswith("The falls complete: all " if won else "The water stilled in pass ")
+        assert ("Waste" in texts(root)) == (not won)  # what never reached the falls, when some never did

@@ -397,7 +397,7 @@ def tag(d: Drawing, cx: float, y: float, words: str, size: float, ghost: bool = 
     """``words`` in a rounded tag centred on ``cx``, its top at ``y``; returns its bottom. A
     mark's tag is filled (white words on the mark's colour), a ghost's is outlined."""
     _marks(d)
-    w, h = word_width(words, size) + size, size * 1.55
+    w, h = mark_width(words, size), size * 1.55
     d.rect(cx - w / 2, y, w, h, "st-ghost-tag" if ghost else "st-now-tag", rx=h / 2)
     d.text(cx, y + h * 0.72, words, size=size, cls="st-text " + ("st-ghost-word" if ghost else "st-now-word"),
            anchor="middle")
@@ -405,15 +405,23 @@ def tag(d: Drawing, cx: float, y: float, words: str, size: float, ghost: bool = 
 
 
 def mark(d: Drawing, x: float, y: float, w: float, h: float, words: str = "", size: float = 9.0,
-         above: bool = False) -> None:
-    """What just changed: a thick ring around the box (a card, a die, a token) at (x, y), and
-    ``words`` in a tag under it (over it with ``above``)."""
+         side: str = "below", pad: float = 3.5) -> None:
+    """What just changed: a thick ring ``pad`` outside the box (a card, a die, a token) at
+    (x, y), and ``words`` in a tag on one ``side`` of it: "below", "above" or "right"."""
     _marks(d)
     d.add('<g class="st-now-group">')
-    d.rect(x - 3.5, y - 3.5, w + 7, h + 7, "st-now", rx=7)
+    d.rect(x - pad, y - pad, w + 2 * pad, h + 2 * pad, "st-now", rx=4 + pad)
     if words:
-        tag(d, x + w / 2, y - 5 - size * 1.55 if above else y + h + 5, words, size)
+        if side == "right":
+            tag(d, x + w + pad + 6 + mark_width(words, size) / 2, y + h / 2 - size * 0.78, words, size)
+        else:
+            tag(d, x + w / 2, y - pad - 2 - size * 1.55 if side == "above" else y + h + pad + 2, words, size)
     d.add("</g>")
+
+
+def mark_width(words: str, size: float) -> float:
+    """How wide a mark's tag of ``words`` is."""
+    return word_width(words, size) + size
 
 
 def ring(d: Drawing, cx: float, cy: float, r: float) -> None:

@@ -29,9 +29,11 @@ waste show their corner only (rank and suits), as they do on a table.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 from storyteller.core import decktet
-from storyteller.telling.drawing import Drawing, Picture, card_of, short_rank, wrap
+from storyteller.telling.drawing import Drawing, Picture, card_of, mark, mark_width, short_rank, wrap
 from storyteller.games.cascades.rules import (
     PAWNS_COURTS, RANKS, RESERVE_NAMES, RESERVES, TIERS, CascadesState, Play, place_of, reserve_draw,
 )
@@ -235,20 +237,22 @@ def edge(d: Drawing, x: float, y: float, card_id: str, w: float, h: float, strip
     d.add("</g>")
 
 
-def _rows(n: int, z: Size) -> tuple[int, float, float]:
-    """How a fall's ``n`` cards are laid: (lines, cards per line, a card's width)."""
-    fit = max(1, int((z.avail + z.gap) // (z.min_w + z.gap)))
+def _rows(n: int, z: Size, avail: float | None = None) -> tuple[int, float, float]:
+    """How a fall's ``n`` cards are laid in ``avail`` units (the picture's width less its
+    margins by default): (lines, cards per line, a card's width)."""
+    room = z.avail if avail is None else avail
+    fit = max(1, int((room + z.gap) // (z.min_w + z.gap)))
     lines = max(1, math.ceil(n / fit))
     per = max(1, math.ceil(n / lines))
-    pitch = min(z.card_w + z.gap, (z.avail + z.gap) / per)
+    pitch = min(z.card_w + z.gap, (room + z.gap) / per)
     return lines, per, pitch - z.gap
 
 
-def _fall_height(state: CascadesState, t: int, z: Size) -> float:
+def _fall_height(state: CascadesState, t: int, z: Size, avail: float | None = None) -> float:
     cards = state.tiers[t - 1]
     if not cards:
         return z.pad + z.line + z.empty_h + z.pad
-    lines = _rows(len(cards), z)[0]
+    lines = _rows(len(cards), z, avail)[0]
     return z.pad + z.line + lines * (z.card_h + z.gap) - z.gap + z.pad
 
 
@@ -256,14 +260,19 @@ def _below_height(z: Size) -> float:
     return z.pad + z.line + z.low_h + 4 + z.caption + z.pad
 
 
-def _fall(d: Drawing, state: CascadesState, t: int, y: float, z: Size) -> None:
-    """Tier ``t`` as a band with its words above a row of its cards."""
+def _fall(d: Drawing, state: CascadesState, t: int, y: float, z: Size, x0: float | None = None,
+          span: float | None = None, marked: bool = False, words_end: float | None = None) -> None:
+    """Tier ``t`` as a band with its words above a row of its cards (the band from ``x0``,
+    ``span`` wide: the picture's width less its margins by default; its count's words end at
+    ``words_end``, its right end by default); ``marked``: its last card is the one just
+    placed."""
+    x0 = z.margin if x0 is None else x0
+    span = z.width - 2 * z.margin if span is None else span
     cards = state.tiers[t - 1]
-    _, per, w = _rows(len(cards), z)
+    _, per, w = _rows(len(cards), z, span - 2 * z.pad)
     h = z.card_h
-    height = _fall_height(state, t, z)
-    x0 = z.margin
-    d.rect(x0, y, z.width - 2 * z.margin, height, "cas-fall", rx=6)
+    height = _fall_height(state, t, z, span - 2 * z.pad)
+    d.rect(x0, y, span, height, "cas-fall", rx=6)
     left = x0 + z.pad
     d.text(left, y + z.pad + z.label - 1, f"Tier {t} · {FALLS[t]}", size=z.label, cls="st-text cas-label")
     size = size_of(state, t)
@@ -275,8 +284,8 @@ def _fall(d: Drawing, state: CascadesState, t: int, y: float, z: Size) -> None:
         words += f" · still lacks {lacks_text(lacks)}"
     elif not cards and t > 1:
         words += " · any suit will do"
-    d.text(z.width - z.margin - z.pad, y + z.pad + z.label - 1, words, size=z.label, cls="st-text st-muted",
-           anchor="end")
+    d.text(x0 + span - z.pad if words_end is None else words_end, y + z.pad + z.label - 1, words, size=z.label,
+           cls="st-text st-muted", anchor="end")
     top = y + z.pad + z.line
     if not cards:
         d.slot(left, top, z.card_w * 2, z.empty_h, label="empty")
@@ -284,10 +293,18 @@ def _fall(d: Drawing, state: CascadesState, t: int, y: float, z: Size) -> None:
     for i, c in enumerate(cards):
         row, col = divmod(i, per)
         face(d, left + col * (w + z.gap), top + row * (h + z.gap), c, w, h, z.name)
+    if marked:  # the card just placed, with a word where the row leaves room for it
+        row, col = divmod(len(cards) - 1, per)
+        x = left + col * (w + z.gap)
+        words = "the source" if t == 1 and len(cards) == 1 else "just placed"
+        room = x0 + span - (x + w + 2.5 + 6) - z.pad
+        mark(d, x, top + row * (h + z.gap), w, h, words if room >= mark_width(words, z.label) else "", z.label,
+             side="right", pad=2.5)
 
 
-def _below(d: Drawing, state: CascadesState, y: float, z: Size) -> None:
-    """The stock, the waste and the three pools, in a band."""
+def _below(d: Drawing, state: CascadesState, y: float, z: Size, marked: str | None = None) -> None:
+    """The stock, the waste and the three pools, in a band (``marked``: the card just turned
+    up on the waste or a pool, ringed)."""
     w, h = z.low_w, z.low_h
     top = y + z.pad + z.line
     height = _below_height(z)
@@ -313,6 +330,8 @@ def _below(d: Drawing, state: CascadesState, y: float, z: Size) -> None:
     wx = x + PEEK * z.peek
     if state.waste:
         face(d, wx, top, state.waste[-1], w, h, z.low_name)
+        if marked == state.waste[-1]:
+            mark(d, wx, top, w, h, pad=2.5)
         d.text(x + (PEEK * z.peek + w) / 2, caption_y, plural(len(state.waste), "card"), size=z.caption,
                cls="st-text st-muted", anchor="middle")
     else:
@@ -337,21 +356,184 @@ def _below(d: Drawing, state: CascadesState, y: float, z: Size) -> None:
             if left:
                 d.back(x + 4, top - 3, w, h)
             face(d, x, top, view, w, h, z.low_name)
+            if marked == view:
+                mark(d, x, top, w, h, pad=2.5)
             caption = f"{left} under it" if left else "the last card"
         d.text(x + w / 2, caption_y, caption, size=z.caption, cls="st-text st-muted", anchor="middle")
 
 
-def table(state: CascadesState, prefix: str = "st", small: bool = False) -> Picture:
-    """The table as SVG: the three falls, then the stock, the waste and the pools."""
+def table(state: CascadesState, prefix: str = "st", small: bool = False, change: Change | None = None) -> Picture:
+    """The table as SVG: the three falls, then the stock, the waste and the pools; with
+    ``change``, the card just placed or turned up ringed, and the title and description
+    saying what it did."""
     z = Size(small)
     falls = [_fall_height(state, t, z) for t in range(1, TIERS + 1)]
     height = z.margin + sum(falls) + TIERS * z.between + 2 + _below_height(z) + z.margin
-    d = Drawing(z.width, height, title(state), describe(state), prefix=prefix, css=CSS)
+    head, words = title(state), describe(state)
+    if change is not None:
+        head, words = change_title(state, change), change_words(change) + " " + words
+    d = Drawing(z.width, height, head, words, prefix=prefix, css=CSS)
     y: float = z.margin
     for t in range(1, TIERS + 1):
-        _fall(d, state, t, y, z)
+        _fall(d, state, t, y, z, marked=change is not None and change.tier == t and change.kind in ("placed", "source"))
         y += falls[t - 1] + z.between
-    _below(d, state, y + 2, z)
+    _below(d, state, y + 2, z, change.card if change is not None and change.kind in ("opened", "turned") else None)
+    return d.picture()
+
+
+# -- what a turning point changed ---------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Change:
+    """What the step a picture is drawn after did: a card ``placed`` in a fall (from the
+    waste or a pool), the ``source`` (the first card, dealt to the first fall), a pool
+    ``opened`` (its top card turned up), or a card ``turned`` onto the waste."""
+
+    kind: str
+    card: str
+    tier: int = 0
+    origin: str = ""  # where a card placed came from: "the waste", "the top pool"
+
+
+def change_of(steps: Sequence) -> Change | None:
+    """What the last step standing that moved a card did (None if none did)."""
+    for step in reversed(steps):
+        if not step.stands:
+            continue
+        move = step.move
+        if isinstance(move, Play):
+            return Change("placed", move.card, move.tier, "the waste" if move.reserve is None else POOLS[move.reserve])
+        drawn = step.drawn
+        if drawn is not None:
+            where, k = place_of(drawn.to)
+            if where == "tier":
+                return Change("source", drawn.card, 1)
+            if where == "reserve":
+                opened = reserve_draw(drawn.to, drawn.slot)
+                return Change("opened", drawn.card, 0, POOLS[k or 1]) if opened and opened[1] else None
+            return Change("turned", drawn.card)
+    return None
+
+
+def _verb(state: CascadesState, change: Change) -> str:
+    """What a card placed did to its fall: completes it, reaches it (the first card of a
+    lower fall) or joins it."""
+    if not state.lacks(change.tier):
+        return "completes"
+    if change.tier > 1 and state.tiers[change.tier - 1][:1] == [change.card]:
+        return "reaches"
+    return "joins"
+
+
+def change_title(state: CascadesState, change: Change) -> str:
+    """The title of a turning point: what its step did, and the count."""
+    name = decktet.name(change.card)
+    count = f"{state.placed} of {state.deck_size} cards in the falls"
+    if change.kind == "source":
+        return f"Where the water rises: {name} starts the first fall"
+    if change.kind == "placed":
+        return f"{_when(state)}: {name} {_verb(state, change)} {FALLS[change.tier]}, from {change.origin}; {count}"
+    if change.kind == "opened":
+        return f"{_when(state)}: {change.origin} opens, {name} on top; {count}"
+    return f"{_when(state)}: {name} turned up on the waste; {count}"
+
+
+def change_words(change: Change) -> str:
+    """What the step did, the first sentence of the description."""
+    name = decktet.name(change.card)
+    if change.kind == "source":
+        return f"Just now, the first card turned up, {name}, started the first fall (marked)."
+    if change.kind == "placed":
+        return f"Just now, {name} went from {change.origin} to the right end of {FALLS[change.tier]} (marked)."
+    if change.kind == "opened":
+        return f"Just now, {change.origin} opened: its top card, {name}, is turned up (marked)."
+    return f"Just now, {name} was turned up on the waste (marked)."
+
+
+def scene(state: CascadesState, steps: Sequence, prefix: str = "st", seed: str = "") -> Picture:
+    """The small picture of a turning point: the table after ``steps``, the card the last of
+    them placed or turned up marked, and its title saying what it did."""
+    return table(state, prefix, small=True, change=change_of(steps))
+
+
+def cover(state: CascadesState, steps: Sequence, prefix: str = "cover", seed: str = "") -> Picture:
+    """The story's cover: at the end of a game, the falls as water, each tier a step below and
+    to the right of the one above it, the water running along each and falling from its end
+    onto the next; before the end, the table with the last change marked."""
+    if state.result is None:
+        return table(state, prefix, change=change_of(steps))
+    return _falls(state, prefix)
+
+
+STEP = 44  # how far each fall stands to the right of the one above it, in the cover
+LEDGE = 7  # the rock under a fall
+DROP = 18  # between a fall's rock and the fall below it: the water falls there
+CURTAIN = 26  # the falling water's width
+
+WATER_CSS = """
+.cas-rock { fill: #7d6d58; }
+.cas-curtain { fill: #3f78ad; }
+.cas-flow { fill: none; stroke: #ffffff; stroke-width: 1.8; stroke-linecap: round; }
+.cas-ending { font-weight: 700; }
+@media (prefers-color-scheme: dark) {
+  .cas-rock { fill: #a39279; } .cas-curtain { fill: #6fa5d8; } .cas-flow { stroke: #1f1c19; }
+}
+@media print {
+  .cas-rock { fill: #666666; } .cas-curtain { fill: #999999; }
+}
+""".strip()
+
+
+def _ending_title(state: CascadesState) -> str:
+    total = state.deck_size
+    passes = plural(state.pass_no, "pass", "passes")
+    if state.placed == total:
+        return f"The falls complete: all {total} cards in three falls, in {passes}"
+    full = [ORDINALS[t] for t in range(1, TIERS + 1) if state.tiers[t - 1] and not state.lacks(t)]
+    done = f", the {join_and(full)} complete" if full else ""
+    return f"The water stilled in pass {state.pass_no}: {state.placed} of {total} cards in the falls{done}"
+
+
+def _falls(state: CascadesState, prefix: str) -> Picture:
+    """The cover of a game over: the three falls stepping down to the right, each on its rock,
+    a curtain of water falling from each fall's end onto the next; then what never reached
+    them (a game lost) or the words of the ending."""
+    z = Size(False)
+    span = z.width - 2 * z.margin - (TIERS - 1) * STEP
+    avail = span - 2 * z.pad
+    falls = [_fall_height(state, t, z, avail) for t in range(1, TIERS + 1)]
+    won = state.placed == state.deck_size
+    tail = z.line + 20 if won else _below_height(z) + 8
+    height = z.margin + sum(falls) + TIERS * (LEDGE + DROP) - DROP + 8 + tail + z.margin
+    head = _ending_title(state)
+    words = (f"{head}. The falls step down to the right, the water running along each and falling from its end "
+             "onto the next. " + describe(state))
+    d = Drawing(z.width, height, head, words, prefix=prefix, css=CSS + "\n" + WATER_CSS)
+    tops: list[float] = []
+    y: float = z.margin
+    for t in range(1, TIERS + 1):
+        x0 = z.margin + (t - 1) * STEP
+        h = falls[t - 1]
+        d.rect(x0, y + h - 2, span, LEDGE + 2, "cas-rock", rx=2)  # the rock the fall runs on
+        # a lower fall's count is written left of the water falling onto its end
+        _fall(d, state, t, y, z, x0, span, words_end=x0 + span - STEP - 6 if t > 1 else None)
+        tops.append(y)
+        y += h + LEDGE + DROP
+    for t in range(1, TIERS):  # the water, from each fall's end onto the next
+        right = z.margin + (t - 1) * STEP + span
+        top, bottom = tops[t - 1] + z.pad, tops[t] + z.line
+        cx = right + (STEP - CURTAIN) / 2
+        d.rect(cx, top, CURTAIN, bottom - top, "cas-curtain", rx=CURTAIN / 2)
+        for k in range(3):
+            fx = cx + CURTAIN / 2 + (k - 1) * 7
+            d.line([(fx, top + 8 + k * 5), (fx, bottom - 8 - (2 - k) * 5)], "cas-flow")
+    y += 8 - DROP
+    if won:
+        d.text(z.margin, y + z.line, f"Every card reached the falls, in {plural(state.pass_no, 'pass', 'passes')}.",
+               size=z.label + 1, cls="st-text cas-ending")
+    else:
+        _below(d, state, y, z)
     return d.picture()
 
 
