@@ -15,7 +15,7 @@ from storyteller.core import decktet
 from storyteller.telling.export import render
 from storyteller.games.hexaract import picture
 from storyteller.games.hexaract.picture import FULL, SMALL, moments, table
-from storyteller.games.hexaract.rules import HARM_LIMIT
+from storyteller.games.hexaract.rules import HARM_LIMIT, Spend, kind_of
 from storyteller.log.file import read
 from storyteller.registry import rules as get_game
 from storyteller.core.rng import Stream
@@ -296,8 +296,9 @@ def test_the_html_story_renders_with_its_pictures(logs, walks, name):
     assert parsed.svgs == 1 + len(m)  # the cover, and one at each section
     for k, i in enumerate(m):
         state = w.steps[i].after if i >= 0 else w.state
-        assert table(state, prefix=f"p{k + 1}", small=True).svg.strip() in page
-    assert table(w.state, prefix="cover").svg.strip() in page
+        before = w.steps[:i + 1] if i >= 0 else w.steps
+        assert picture.scene(state, before, prefix=f"p{k + 1}").svg.strip() in page
+    assert picture.cover(w.state, w.steps, prefix="cover").svg.strip() in page
     days = [s for s in parsed.sections if s["class"] == "st-day"]
     assert all(s["svgs"] == 1 for s in parsed.sections if s["class"] in ("st-day", "st-setting-out", "st-end"))
     text = " ".join(parsed.text)
@@ -336,3 +337,78 @@ def test_a_script_in_a_journal_entry_is_escaped(tmp_path):
 def test_the_module_draws_only_with_the_shared_drawing():
     source = Path(picture.__file__).read_text(encoding="utf-8")
     assert "<svg" not in source and "xmlns" not in source  # the document is drawing.py's
+
+
+# -- what changed since the picture before, and the cover (issue 29) ------------------------
+
+
+def ghosts(root: ET.Element) -> list[str]:
+    return [" ".join(t.text or "" for t in g.iter(f"{SVG}text")) for g in root.iter(f"{SVG}g")
+            if "st-ghost" in g.get("class", "").split()]
+
+
+def rings(root: ET.Element) -> list[tuple[float, float]]:
+    return [(float(r.get("x")), float(r.get("y"))) for r in root.iter(f"{SVG}rect")
+            if "st-now" in r.get("class", "").split()]
+
+
+def test_each_picture_marks_what_came_and_leaves_ghosts_of_what_left(walks):
+    seen = {"came": 0, "gone": 0, "spent": 0, "rolled": 0}
+    for name, w in walks.items():
+        m = moments(w.steps)
+        for k, i in enumerate(m):
+            if i < 0:
+                continue
+            state = w.steps[i].after
+            pic = picture.scene(state, w.steps[:i + 1], prefix="t")
+            root = parse(pic.svg)
+            was = [c for c in (w.steps[m[k - 1]].after.journey if k and m[k - 1] >= 0 else ()) if c]
+            now = [c for c in state.journey if c]
+            marked = rings(root)
+            for c in now:  # what came onto the road is marked where it lies
+                place = state.journey.index(c)
+                at = (SMALL.x0 + place * SMALL.pitch - 2.5, SMALL.card_y - 2.5)
+                assert (at in marked) == (c not in was), (name, k, decktet.name(c))
+                seen["came"] += c not in was
+            words = ghosts(root)
+            for c in was:  # what left it is a ghost with why
+                if c not in now:
+                    why = {"personality": "thwarted", "event": "turned|passed", "location": "surveyed"}[kind_of(c)]
+                    assert any(decktet.Name(c).split()[-1] in g and re.search(why, g) for g in words), (name, k, c)
+                    assert decktet.name(c) in pic.title
+                    seen["gone"] += 1
+            window = w.steps[(m[k - 1] if k else -1) + 1:i + 1]
+            spent = [s.move for s in window if s.stands and isinstance(s.move, Spend)]
+            assert sum(g.strip() == "spent" for g in words) == len(spent)
+            seen["spent"] += len(spent)
+            if w.steps[i].rolled is not None:  # the roll just made is marked, and said
+                assert (SMALL.die_x - 3, pytest.approx(SMALL.row2 - SMALL.die * 0.68 - 3)) in marked or any(
+                    x == SMALL.die_x - 3 for x, _ in marked)
+                assert "roll " + " ".join(map(str, state.roll)) in pic.title
+                seen["rolled"] += 1
+            assert pic.svg == picture.scene(state.clone(), w.steps[:i + 1], prefix="t").svg
+    assert all(seen.values()), seen
+
+
+def test_the_cover_of_a_game_over_shows_the_road_walked_and_the_six_pieces(walks):
+    for w in walks.values():
+        state = w.state
+        cover = picture.cover(state, w.steps)
+        last = picture.scene(state, w.steps)
+        assert cover.title != last.title
+        over = state.phase == "over"
+        assert cover.title.startswith("The road") and ("so far" in cover.title) == (not over)
+        root = parse(cover.svg)
+        met = [s.drawn.card for s in w.steps if s.stands and s.drawn is not None and s.drawn.to.startswith("journey")]
+        cards = [g for g in root.iter(f"{SVG}g") if "st-hx-met" in g.get("class", "").split()]
+        assert len(cards) == len(met) == len(set(met))
+        texts = [t.text or "" for t in root.iter(f"{SVG}text")]
+        fates = [t for t in texts if t in ("thwarted", "turned", "surveyed", "passed", "still there")]
+        assert len(fates) == len(met)
+        assert fates.count("still there") == sum(1 for c in state.journey if c)
+        assert fates.count("thwarted") == sum(1 for c in state.discard if kind_of(c) == "personality")
+        for suit in decktet.SUITS:
+            assert f"{suit}: {'won' if state.held(suit) else 'lost' if over else 'not yet'}" in texts
+        assert f"The road walked: {len(met)} cards in {state.turn} day" in " ".join(texts)
+        for c in met:
+            assert decktet.name(c) in cover.desc

@@ -408,22 +408,16 @@ def scene(state: AdamanState, steps: Sequence[Step], prefix: str = "st", seed: s
 
 
 def cover(state: AdamanState, steps: Sequence[Step], prefix: str = "cover", seed: str = "") -> Picture:
-    """The story's cover: at the end of a game, the ending (who is under your control and how
-    they were won over, what stands in the court and the capital); before it, the kingdom
-    with the last change marked."""
-    if state.result is None:
-        change = change_of(steps, seed)
-        if change is None:
-            return table(state, prefix)
-        total = len(state.personalities())
-        return table(state, prefix, change=change, title=_change_title(state, change, total),
-                     desc=_change_words(change) + " " + _desc(state, total, False))
+    """The story's cover: the ending (who is under your control and how they were won over,
+    who is still free in the court and the capital, your resources); of a game not over, the
+    same so far."""
     return _ending(state, verbs(steps, seed), prefix)
 
 
 def _ending_title(state: AdamanState, total: int) -> str:
     done, plays = len(state.controlled), plural(state.plays, "play")
-    assert state.result is not None
+    if state.result is None:
+        return f"The plot so far: {done} of {total} personalities under your control, after {plays}"
     if state.result.won:
         return f"The throne is yours: all {total} personalities under your control, in {plays}"
     if len(state.court) > COURT_LIMIT:
@@ -501,9 +495,8 @@ def _ending(state: AdamanState, how: dict[str, str], prefix: str) -> Picture:
     # -- the ending, in words, at the right of the places
     x = lay.places_end + 18
     d.line([(x - 9, y_done), (x - 9, height - PAD)], "ad-rule")
-    assert state.result is not None
-    word = cap(str(state.result.result))  # Won, Lost, Utter loss
-    d.text(x, y_done + 18, word, size=16, cls="st-text " + ("ad-label" if won else "ad-warn"))
+    word = cap(str(state.result.result)) if state.result is not None else "Unfinished"  # Won, Lost, Utter loss
+    d.text(x, y_done + 18, word, size=16, cls="st-text " + ("ad-label" if won or state.result is None else "ad-warn"))
     lines_said = [f"{len(done)} of {total} personalities", "under your control"]
     if won:
         lines_said += ["", "The throne is yours."]
@@ -513,7 +506,11 @@ def _ending(state: AdamanState, how: dict[str, str], prefix: str) -> Picture:
         lines_said += ["", f"{len(left)} still free"] + ([f"({len(hidden)} never dealt)"] if hidden else [])
         if len(state.court) > COURT_LIMIT:
             lines_said += ["", "A sixth at court:", "the plot is discovered."]
-    lines_said += ["", f"Score: {state.result.score}", f"Discard pile: {plural(len(state.discard), 'card')}"]
+    if state.result is not None:
+        lines_said += ["", f"Score: {state.result.score}"]
+    else:
+        lines_said += ["", f"Deck: {plural(state.deck_count, 'card')}"]
+    lines_said.append(f"Discard pile: {plural(len(state.discard), 'card')}")
     for i, words in enumerate(lines_said):
         if words:
             d.text(x, y_done + 40 + i * 14, words, size=10.5, cls="st-text")

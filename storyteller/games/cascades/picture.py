@@ -458,11 +458,9 @@ def scene(state: CascadesState, steps: Sequence, prefix: str = "st", seed: str =
 
 
 def cover(state: CascadesState, steps: Sequence, prefix: str = "cover", seed: str = "") -> Picture:
-    """The story's cover: at the end of a game, the falls as water, each tier a step below and
-    to the right of the one above it, the water running along each and falling from its end
-    onto the next; before the end, the table with the last change marked."""
-    if state.result is None:
-        return table(state, prefix, change=change_of(steps))
+    """The story's cover: the falls as water, each tier a step below and to the right of the
+    one above it, the water running along each and falling from its end onto the next (of a
+    game not over, the falls so far, with the stock, the waste and the pools)."""
     return _falls(state, prefix)
 
 
@@ -488,6 +486,8 @@ WATER_CSS = """
 def _ending_title(state: CascadesState) -> str:
     total = state.deck_size
     passes = plural(state.pass_no, "pass", "passes")
+    if state.result is None:
+        return f"The falls so far, in pass {state.pass_no}: {state.placed} of {total} cards in the falls"
     if state.placed == total:
         return f"The falls complete: all {total} cards in three falls, in {passes}"
     full = [ORDINALS[t] for t in range(1, TIERS + 1) if state.tiers[t - 1] and not state.lacks(t)]

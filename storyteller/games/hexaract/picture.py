@@ -15,13 +15,17 @@ lacking), the exhausted badge, the harm track and the dimmed group of used dice.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 
 from storyteller.core import decktet
 from storyteller.core.decktet import SUITS
-from storyteller.telling.drawing import Drawing, Picture, card_of
-from storyteller.games.hexaract.rules import HARM_LIMIT, MAX_COUPLETS, Done, Pay, harm_words, kind_of
+from storyteller.telling.drawing import Drawing, Picture, card_of, ghost, mark, ring, short_rank, tag
+from storyteller.games.hexaract.rules import (
+    HARM_LIMIT, MAX_COUPLETS, Assign, Done, Pay, Spend, harm_words, kind_of, place_of,
+)
 from storyteller.core.words import join_and, plural
+from storyteller.log.events import Correction, Undo
 
 
 KIND_WORD = {"personality": "a personality", "location": "a location", "event": "an event"}
@@ -129,7 +133,7 @@ def _badge(d: Drawing, cx: float, y: float, h: float, words: str) -> None:
     d.text(cx, y + h * 0.72, words, size=size, cls="st-text st-hx-tired-text", anchor="middle")
 
 
-def _journey(d: Drawing, state, L: Layout) -> None:
+def _journey(d: Drawing, state, L: Layout, came: tuple[str, ...] = ()) -> None:
     if L.head:
         d.text(L.x0, L.head, f"The journey (turn {state.turn})", size=L.text + 2, cls="st-text st-hx-head")
     for place, card_id in enumerate(state.journey):
@@ -146,6 +150,8 @@ def _journey(d: Drawing, state, L: Layout) -> None:
                cls="st-text st-muted")
         rank, suits, name = card_of(card_id)
         d.card(x, L.card_y, rank, suits, name, w=L.card_w, h=L.card_h)
+        if card_id in came:  # new on the road since the picture before
+            mark(d, x, L.card_y, L.card_w, L.card_h, pad=2.5)
         below = L.card_y + L.card_h + L.token_r + 4
         if kind == "location":
             placed = state.tokens[place]
@@ -188,7 +194,7 @@ def _deck(d: Drawing, state, L: Layout) -> None:
                cls="st-text st-muted")
 
 
-def _roll(d: Drawing, state, L: Layout) -> None:
+def _roll(d: Drawing, state, L: Layout, rolled: bool = False) -> None:
     d.text(L.x0, L.row2, "Roll", size=L.text + 1, cls="st-text st-hx-head")
     top = L.row2 - L.die * 0.68
     if state.roll is None:
@@ -201,6 +207,8 @@ def _roll(d: Drawing, state, L: Layout) -> None:
         if not used:
             d.die(x, top, value, L.die)
             x += L.die + gap
+    if rolled and x > L.die_x:  # the roll just made
+        mark(d, L.die_x, top, x - gap - L.die_x, L.die, pad=3)
     used = [v for v, u in zip(state.roll, state.used) if u]
     if used:
         x += gap * 2
@@ -214,7 +222,8 @@ def _roll(d: Drawing, state, L: Layout) -> None:
     d.text(L.x0, top + L.die + L.text + 6, words, size=L.text, cls="st-text st-muted")
 
 
-def _harm(d: Drawing, state, L: Layout) -> None:
+def _harm(d: Drawing, state, L: Layout, was: int | None = None) -> None:
+    """The harm track to ten; with ``was``, the harm taken since (from ``was`` on) marked."""
     d.text(L.harm_x, L.row2, "Harm", size=L.text + 1, cls="st-text st-hx-head")
     left = L.harm_x + (L.text + 1) * 3.6
     top = L.row2 - L.cell_h * 0.75
@@ -227,6 +236,10 @@ def _harm(d: Drawing, state, L: Layout) -> None:
         if L.words:
             d.text(x + L.cell_w / 2, top + L.cell_h * 0.7, str(i + 1), size=L.text * 0.9,
                    cls="st-text st-hx-cell-on" if on else "st-text st-muted", anchor="middle")
+    if was is not None and state.harm > was:
+        first, last = max(0, was), min(HARM_LIMIT, state.harm) - 1
+        if last >= first:
+            mark(d, left + first * step, top, (last - first) * step + L.cell_w, L.cell_h, pad=2.5)
     words = harm_words(state.harm)
     if L.words:
         left_to_go = max(0, HARM_LIMIT - state.harm)
@@ -236,7 +249,7 @@ def _harm(d: Drawing, state, L: Layout) -> None:
         d.text(left + HARM_LIMIT * step + 4, L.row2, words, size=L.text + 0.5, cls="st-text", weight="700")
 
 
-def _supply(d: Drawing, state, L: Layout) -> None:
+def _supply(d: Drawing, state, L: Layout, gained: tuple[str, ...] = ()) -> None:
     if L.words:
         d.text(L.supply_x, L.row3 - L.supply_r - 8, "Your supply", size=L.text + 1, cls="st-text st-hx-head")
         left = L.supply_x + L.supply_r
@@ -247,6 +260,8 @@ def _supply(d: Drawing, state, L: Layout) -> None:
         cx = left + i * L.supply_pitch
         n = state.held(s)
         _token(d, s, cx, L.row3, L.supply_r, n > 0)
+        if s in gained and n > 0:  # a token won since the picture before
+            ring(d, cx, L.row3, L.supply_r)
         d.text(cx + L.supply_r + 3, L.row3 + L.text * 0.45, str(n), size=L.text + 2,
                cls="st-text" if n else "st-text st-muted", weight="700" if n else None)
         if L.words:
@@ -335,18 +350,320 @@ def _desc(state) -> str:
 # -- the picture --------------------------------------------------------------------------
 
 
-def table(state, prefix: str = "st", small: bool = False) -> Picture:
+def table(state, prefix: str = "st", small: bool = False, change: Change | None = None) -> Picture:
     """The table as SVG: the journey, the ace rewards and the deck in a row of cards; the
     roll and the harm track below them; the personal supply. ``small`` is the story's
-    picture of a day (480 wide); the cover's is 640."""
+    picture of a day (480 wide); the cover's is 680. With ``change`` (what happened since
+    the picture before), the cards that came onto the road, the roll, the harm taken and
+    the tokens won are marked, and a band below holds ghosts of the cards that left the road
+    and the tokens spent or lost, each with a word of why."""
     L = SMALL if small else FULL
-    d = Drawing(L.width, L.height, _title(state), _desc(state), prefix=prefix, css=CSS)
-    _journey(d, state, L)
+    gone = change is not None and bool(change.gone or change.tokens)
+    band = (L.card_h * 0.75 + L.text * 2 + 26) if gone else 0
+    title, desc = _title(state), _desc(state)
+    if change is not None:
+        title, desc = change_title(state, change), change_words(state, change) + " " + desc
+    d = Drawing(L.width, L.height + band, title, desc, prefix=prefix, css=CSS)
+    _journey(d, state, L, change.came if change is not None else ())
     _rewards(d, state, L)
     _deck(d, state, L)
-    _roll(d, state, L)
-    _harm(d, state, L)
-    _supply(d, state, L)
+    _roll(d, state, L, change is not None and change.rolled)
+    _harm(d, state, L, state.harm - change.harm if change is not None and change.harm > 0 else None)
+    _supply(d, state, L, change.gained if change is not None else ())
+    if gone:
+        assert change is not None
+        _gone(d, change, L, L.height)
+    return d.picture()
+
+
+# -- what changed since the picture before ----------------------------------------------------
+
+
+WHY = {"personality": "thwarted", "event": "turned", "location": "surveyed"}
+
+
+@dataclass(frozen=True)
+class Change:
+    """What happened since the picture before (the steps after ``since``): the cards that
+    left the road and why (thwarted, turned, surveyed, passed), the cards that came onto it,
+    the tokens that left your supply (spent on a location, lost to an event) and those won,
+    the harm taken, and whether the last step is the day's roll."""
+
+    gone: tuple[tuple[str, str], ...] = ()
+    came: tuple[str, ...] = ()
+    tokens: tuple[tuple[str, str, str], ...] = ()  # (suit, why, the card it went to)
+    gained: tuple[str, ...] = ()
+    harm: int = 0
+    rolled: bool = False
+    since: int = 0  # the day of the picture before (0: the game's start)
+
+
+def _moved(step) -> bool:
+    """Whether a step moved things on the table itself: a decision or a card or roll turned up
+    that stands (not an undo or a correction, which put back what other steps did)."""
+    return step.stands and step.before is not None and not isinstance(step.event, (Undo, Correction))
+
+
+def _left(step) -> list[tuple[str, str]]:
+    """The cards a step took off the road, each with why."""
+    before, after = step.before, step.after
+    if before is None or not _moved(step):
+        return []
+    out = []
+    for card_id in before.journey:
+        if card_id is None or card_id in after.journey:
+            continue
+        move = step.move
+        if isinstance(move, (Assign, Spend)) and move.card == card_id:
+            out.append((card_id, WHY[kind_of(card_id)]))
+        else:  # an event's two days are over
+            out.append((card_id, "passed"))
+    return out
+
+
+def change_between(steps: Sequence, since: int, at: int) -> Change:
+    """What the steps standing after index ``since`` up to ``at`` did."""
+    gone: list[tuple[str, str]] = []
+    came: list[str] = []
+    tokens: list[tuple[str, str, str]] = []
+    gained: list[str] = []
+    for step in steps[since + 1:at + 1]:
+        if not step.stands:
+            continue
+        drawn = step.drawn  # a card dealt onto the road (or a correction's card, in its place)
+        if drawn is not None and place_of(drawn.to) is not None:
+            came.append(drawn.card)
+        if not _moved(step):
+            continue
+        for card_id, why in _left(step):
+            if card_id in came:
+                came.remove(card_id)  # it came and went since the picture before
+            gone.append((card_id, why))
+        for suit, was, now in zip(SUITS, step.before.supply, step.after.supply):
+            if now > was:
+                gained += [suit] * (now - was)
+            for _ in range(was - now):
+                move = step.move
+                if isinstance(move, Spend):
+                    tokens.append((suit, "spent", move.card))
+                else:
+                    card = next((c.card for c in reversed(step.after.consequences)
+                                 if c.kind == "token lost" and c.suit == suit), "")
+                    tokens.append((suit, "lost", card))
+    harm = (steps[at].after.harm if at >= 0 else 0) - (steps[since].after.harm if since >= 0 else 0)
+    day = steps[since].after.turn if since >= 0 and steps[since].after.roll is not None else 0
+    last = steps[at] if at >= 0 else None
+    return Change(tuple(gone), tuple(came), tuple(tokens), tuple(gained), harm,
+                  last is not None and last.rolled is not None, day)
+
+
+def change_of(steps: Sequence) -> Change | None:
+    """What happened since the picture before the one after ``steps`` (the story's
+    :func:`moments` of these steps say which that is); None before any step."""
+    if not steps:
+        return None
+    at = len(steps) - 1
+    earlier = [m for m in moments(steps) if m < at]
+    return change_between(steps, earlier[-1] if earlier else -1, at)
+
+
+def _names(cards) -> str:
+    return join_and(decktet.name(c) for c in cards)
+
+
+def change_title(state, change: Change) -> str:
+    """A picture's title: the day, and what came and went since the picture before."""
+    parts = []
+    for why in ("thwarted", "turned", "surveyed", "passed"):
+        cards = [c for c, w in change.gone if w == why]
+        if cards:
+            parts.append(f"{_names(cards)} {why}")
+    if change.came:
+        parts.append(f"{_names(change.came)} {'comes' if len(change.came) == 1 else 'come'}")
+    if state.phase == "over":
+        head = f"The journey's end, day {state.turn}"
+    elif state.turn == 1 and state.roll is None:
+        return f"Setting out: {_names(change.came)} on the road" if change.came else _title(state)
+    else:
+        head = f"Day {state.turn}"
+    if change.rolled and state.roll is not None:
+        parts.append("roll " + " ".join(map(str, state.roll)))
+    return f"{head}: {'; '.join(parts)}" if parts else f"{head}: the road as it was"
+
+
+def change_words(state, change: Change) -> str:
+    """The first sentences of a picture's description: what happened since the one before."""
+    since = f"Since day {change.since}" if change.since else "Since the start"
+    out = []
+    for why in ("thwarted", "turned", "surveyed", "passed"):
+        cards = [c for c, w in change.gone if w == why]
+        if cards:
+            out.append(f"{_names(cards)} {'was' if len(cards) == 1 else 'were'} {why}")
+    if change.gone:
+        out[-1] += " (ghosts below, where they left the road)"
+    for suit, why, card in change.tokens:
+        to = f" on {decktet.name(card)}" if why == "spent" and card else (f" to {decktet.name(card)}" if card else "")
+        out.append(f"a {suit} token {'spent' if why == 'spent' else 'lost'}{to} (a ghost below)")
+    if change.gained:
+        out.append(f"{plural(len(change.gained), 'token')} won ({join_and(change.gained)}, marked)")
+    if change.harm > 0:
+        out.append(f"{change.harm} harm taken (now {harm_words(state.harm)}, marked)")
+    if change.came:
+        out.append(f"{_names(change.came)} came onto the road (marked)")
+    words = f"{since}: " + "; ".join(out) + "." if out else f"{since}, nothing came or went."
+    if change.rolled and state.roll is not None:
+        words += f" Then the roll: {join_and(state.roll)} (marked)."
+    return words
+
+
+def _gone(d: Drawing, change: Change, L: Layout, top: float) -> None:
+    """The band below the table: ghosts of the cards that left the road, and of the tokens
+    that left your supply, each with a word of why."""
+    w, h = L.card_w * 0.75, L.card_h * 0.75
+    since = f"Gone since day {change.since}" if change.since else "Gone since the start"
+    d.text(L.x0, top + L.text + 2, since, size=L.text + 1, cls="st-text st-hx-head")
+    y = top + L.text + 10
+    x = L.x0
+    for card_id, why in change.gone:
+        ghost(d, x, y, card_id, why, w=w, h=h, size=L.text)
+        x += w + 8
+    r = L.supply_r
+    for suit, why, _ in change.tokens:
+        cx = x + r + 6
+        d.add('<g class="st-ghost">')
+        d.circle(cx, y + r + 4, r, "st-ghost-card")
+        g = r * 1.3
+        d.suit(suit, cx - g / 2, y + r + 4 - g / 2, g)
+        d.add("</g>")
+        d.add('<g class="st-ghost">')
+        tag(d, cx, y + 2 * r + 10, why, L.text, ghost=True)
+        d.add("</g>")
+        x += 2 * r + 26
+
+
+# -- the cover: the road walked and the six pieces -------------------------------------------
+
+
+def scene(state, steps: Sequence, prefix: str = "st", seed: str = "") -> Picture:
+    """The small picture of a day: the table after ``steps``, with what came and went since
+    the picture before marked, and ghosts of what left."""
+    return table(state, prefix, small=True, change=change_of(steps))
+
+
+def road(steps: Sequence) -> list[tuple[str, str]]:
+    """Every card the journey met, in the order met, with its fate: thwarted, turned,
+    surveyed, passed, or "still there" at the end."""
+    order: list[str] = []
+    fate: dict[str, str] = {}
+    for step in steps:
+        if not step.stands:
+            continue
+        drawn = step.drawn
+        if drawn is not None and place_of(drawn.to) is not None and drawn.card not in fate:
+            order.append(drawn.card)
+            fate[drawn.card] = "still there"
+        for card_id, why in _left(step):
+            fate[card_id] = why
+    return [(c, fate[c]) for c in order]
+
+
+def cover(state, steps: Sequence, prefix: str = "cover", seed: str = "") -> Picture:
+    """The story's cover: the road walked (every card met, in order, with its fate) and the
+    six pieces won or lost, the harm; of a game not over, the road so far."""
+    return _road(state, road(steps), prefix)
+
+
+COVER_CSS = """
+.st-hx-road { fill: none; stroke: #e3d6bd; stroke-width: 10; stroke-linecap: round; stroke-linejoin: round; }
+.st-hx-road-line { fill: none; stroke: #7a5c2e; stroke-width: 2.5; stroke-dasharray: 7 5; }
+.st-hx-fate { font-weight: 700; }
+@media (prefers-color-scheme: dark) {
+  .st-hx-road { stroke: #3a3631; } .st-hx-road-line { stroke: #d8b06a; }
+}
+@media print { .st-hx-road { stroke: #e6e6e6; } .st-hx-road-line { stroke: #000000; } }
+""".strip()
+PER_ROW = 10
+
+
+def _ending_title(state, met: int) -> str:
+    missing = state.missing_suits()
+    cards, days = plural(met, "card"), plural(state.turn, "day")
+    if state.result is None:
+        return f"The road so far, day {state.turn}: {cards} met, {6 - len(missing)} of six pieces in hand"
+    if state.result.won:
+        return f"The road walked to its end: {cards} met in {days}, all six pieces won"
+    if state.harm >= HARM_LIMIT:
+        return f"The road ends in harm on day {state.turn}: {cards} met, {6 - len(missing)} of six pieces"
+    return f"The road walked to its end without {join_and(missing)}: {cards} met in {days}"
+
+
+def _road(state, met: list[tuple[str, str]], prefix: str) -> Picture:
+    """The cover of a game over: the road as a winding line through every card met (left to
+    right, then back), each card small with its fate under it; the six pieces below, each
+    won or lost; the harm; the ending in words."""
+    L = FULL
+    mw, mh = 44.0, 62.0
+    pitch = (L.width - 2 * L.x0 - mw) / (PER_ROW - 1)
+    row_h = mh + 34
+    rows = max(1, -(-len(met) // PER_ROW))
+    top = 44.0
+    pieces = top + rows * row_h + 12
+    harm_y = pieces + 124
+    height = harm_y + 44
+    title = _ending_title(state, len(met))
+    said = [f"{decktet.name(c)} ({why})" for c, why in met]
+    desc = (f"{title}. The road, in the order met: {join_and(said)}. " if said else f"{title}. ") + _desc(state)
+    d = Drawing(L.width, height, title, desc, prefix=prefix, css=CSS + "\n" + COVER_CSS)
+    d.text(L.x0, 22, f"The road walked: {plural(len(met), 'card')} in {plural(state.turn, 'day')}", size=L.text + 3,
+           cls="st-text st-hx-head")
+
+    def at(i: int) -> tuple[float, float]:
+        row, col = divmod(i, PER_ROW)
+        if row % 2:
+            col = PER_ROW - 1 - col
+        return L.x0 + col * pitch, top + row * row_h
+
+    way: list[tuple[float, float]] = []  # through each card, turning beside the row's last card
+    for i in range(len(met)):
+        x, y = at(i)
+        if i and i % PER_ROW == 0:
+            side = x + mw + 9 if (i // PER_ROW) % 2 else x - 9
+            way += [(side, way[-1][1]), (side, y + mh / 2)]
+        way.append((x + mw / 2, y + mh / 2))
+    if len(way) > 1:
+        d.line(way, "st-hx-road")
+        d.line(way, "st-hx-road-line")
+    for i, (card_id, why) in enumerate(met):
+        x, y = at(i)
+        rank, suits, _ = card_of(card_id)
+        d.add('<g class="st-hx-met">')
+        d.rect(x, y, mw, mh, "st-card", rx=4)
+        d.text(x + 3, y + 12, short_rank(rank), size=11, cls="st-text st-rank")
+        glyph = min(16.0, (mw - 6) / max(1, len(suits)))
+        for k, suit in enumerate(suits):
+            d.suit(suit, x + (mw - glyph * len(suits)) / 2 + k * glyph, y + 22, glyph * 0.92)
+        d.add("</g>")
+        cls = "st-text st-hx-fate" + (" st-muted" if why == "still there" else "")
+        d.text(x + mw / 2, y + mh + 13, why, size=10, cls=cls, anchor="middle")
+
+    # the six pieces
+    missing = state.missing_suits()
+    over = state.result is not None
+    lost = "lost" if over else "still to find"
+    words = "The six pieces: all in hand" if not missing else \
+        f"The six pieces: {6 - len(missing)} in hand, {join_and(missing)} {'is' if len(missing) == 1 else 'are'} {lost}"
+    d.text(L.x0, pieces + 14, words, size=L.text + 3, cls="st-text st-hx-head")
+    r = 17.0
+    step = (L.width - 2 * L.x0) / len(SUITS)
+    for i, suit in enumerate(SUITS):
+        cx = L.x0 + r + i * step
+        cy = pieces + 44
+        n = state.held(suit)
+        _token(d, suit, cx, cy, r, n > 0)
+        d.text(cx + r + 6, cy + 6, str(n), size=L.text + 5, cls="st-text" if n else "st-text st-muted", weight="700")
+        d.text(cx - r, cy + r + 16, f"{suit}: {'won' if n else 'lost' if over else 'not yet'}", size=L.text,
+               cls="st-text st-hx-fate" if n else "st-text st-hx-fate st-muted")
+    _harm(d, state, replace(L, harm_x=L.x0, row2=harm_y), None)
     return d.picture()
 
 
