@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import re
+from itertools import pairwise
 import xml.etree.ElementTree as ET
 from collections import Counter
 from html.parser import HTMLParser
@@ -231,19 +232,69 @@ def test_a_joker_is_drawn_as_a_card(walks):
     assert "never to be taken" in pic.desc
 
 
-def test_the_path_joins_the_places_in_the_order_first_entered(walks):
+def path_points(root) -> list[tuple[float, float]]:
+    """The points of the path walked, in order (the way to the overlord left out)."""
+    paths = [p for p in root.iter(f"{SVG}path") if "st-path" in classes(p) and "st-to-lord" not in classes(p)]
+    assert len(paths) <= 1
+    if not paths:
+        return []
+    nums = [float(n) for n in re.findall(r"-?[\d.]+", paths[0].get("d"))]
+    return list(zip(nums[::2], nums[1::2]))
+
+
+def markers(root) -> dict[int, tuple[float, float]]:
+    """Each numbered step of the path: its number, its centre."""
+    circles = [c for c in root.iter(f"{SVG}circle") if "st-step" in classes(c)]
+    numbers = [int(t.text) for t in root.iter(f"{SVG}text") if "st-step-text" in classes(t)]
+    return {k: (float(c.get("cx")), float(c.get("cy"))) for k, c in zip(numbers, circles)}
+
+
+def test_the_path_walks_every_move_returns_included_to_where_you_are(walks):
+    returns = 0
     for w in walks:
-        state = w.state
-        _, root = drawn(state, False)
-        steps = [t.text for t in root.iter(f"{SVG}text") if "st-step-text" in classes(t)]
-        assert steps == [str(k) for k in range(1, len(state.visited) + 1)]
-        paths = [p for p in root.iter(f"{SVG}path") if "st-path" in classes(p)]
-        lines = (1 if len(state.visited) > 1 else 0) + (1 if state.overlord else 0)
-        assert len(paths) == lines
-        if len(state.visited) > 1:
-            assert paths[0].get("d").count("L") == len(state.visited) - 1
-        rings = [c for c in root.iter(f"{SVG}circle") if "st-here-ring" in classes(c)]
-        assert len(rings) == (1 if state.position is not None else 0)
+        for i in [*picture.moments(w.steps), len(w.steps) - 1]:
+            state, before = w.steps[i].after, w.steps[:i + 1]
+            small = i != len(w.steps) - 1
+            pic = picture.scene(state, before) if small else picture.cover(state, before)
+            root = ET.fromstring(pic.svg)
+            steps = [t.text for t in root.iter(f"{SVG}text") if "st-step-text" in classes(t)]
+            assert steps == [str(k) for k in range(1, len(state.visited) + 1)]  # numbered as first entered
+            at = {stack: markers(root)[k] for k, stack in enumerate(state.visited, start=1)}
+            walked = picture.walk_of(before)
+            points = path_points(root)
+            assert len(points) == (2 * (len(walked) - 1) if len(walked) > 1 else 0)
+            for j, (a, b) in enumerate(pairwise(walked)):  # each move, in order, from one step to the next
+                for (x, y), stack in ((points[2 * j], a), (points[2 * j + 1], b)):
+                    assert abs(x - at[stack][0]) + abs(y - at[stack][1]) <= 10, (j, a, b)
+            if len(walked) > 1:  # it ends where you are, an arrowhead pointing there
+                assert walked[-1] == state.position
+                assert any("st-step" in classes(p) and p.tag == f"{SVG}path" for p in root.iter())
+            if len(walked) > len(set(walked)):
+                returns += 1
+                assert "returns included" in pic.desc and f"ends where you are, at stack {state.position}" in pic.desc
+                assert any((t.text or "").startswith("\u00d7") for t in root.iter(f"{SVG}text"))
+            rings = [c for c in root.iter(f"{SVG}circle") if "st-here-ring" in classes(c)]
+            assert len(rings) == (1 if state.position is not None else 0)
+    assert returns
+
+
+def test_each_place_marks_the_location_just_turned_up(walks):
+    for w in walks:
+        found = picture.moments(w.steps)
+        for k, i in enumerate(found):
+            state = w.steps[i].after
+            pic = picture.scene(state, w.steps[:i + 1], prefix="t")
+            root = ET.fromstring(pic.svg)
+            rings = [r for r in root.iter(f"{SVG}rect") if "st-now" in classes(r)]
+            assert len(rings) == 1
+            location = state.stacks[state.position - 1][0]
+            x, y = float(rings[0].get("x")) + 2.5, float(rings[0].get("y")) + 2.5
+            assert any(n == name(location) and (fx, fy) == (x, y) for n, fx, fy in faces(root))
+            assert pic.title.startswith(f"Place {k + 1} of the road: ")
+            assert pic.desc.startswith(f"Just now, at stack {state.position}, its location turned up (marked)")
+        if found:
+            cover = picture.cover(w.state, w.steps)
+            assert cover.title != picture.scene(w.steps[found[-1]].after, w.steps[:found[-1] + 1]).title
 
 
 # -- the story's turning points -------------------------------------------------------------
@@ -354,8 +405,8 @@ def test_the_playthrough_shows_the_same_pictures(logs, walks):
     log, w = logs[0], walks[0]
     page = render(log, "playthrough", format="html")
     parsed(page)
-    for i in picture.moments(w.steps):
-        pic = picture.table(w.steps[i].after, prefix=f"p{picture.moments(w.steps).index(i) + 1}", small=True)
+    for k, i in enumerate(picture.moments(w.steps)):
+        pic = picture.scene(w.steps[i].after, w.steps[:i + 1], prefix=f"p{k + 1}")
         assert pic.svg.strip() in page
 
 

@@ -21,10 +21,11 @@ you carry), the panels of the stacks, the traveller's place, and the path's numb
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Any
 from collections.abc import Sequence
 
-from storyteller.telling.drawing import Drawing, Picture, card_of, short_rank, wrap
+from storyteller.telling.drawing import Drawing, Picture, card_of, mark, short_rank, wrap
 from storyteller.games.carddom.rules import (
     Cause, Enter, MoveTo, Take, COLUMNS, DEPTH, LAYERS, ROWS, place_of, row_of, subduers, where,
 )
@@ -146,8 +147,12 @@ def _and(items: Sequence[str]) -> str:
 # -- the picture ------------------------------------------------------------------------------
 
 
-def table(state, prefix: str = "st", small: bool = False) -> Picture:
-    """The table of ``state`` as SVG (the same state gives the same bytes)."""
+def table(state, prefix: str = "st", small: bool = False, walk: Sequence[int] | None = None,
+          change: Change | None = None) -> Picture:
+    """The table of ``state`` as SVG (the same state gives the same bytes). ``walk``: every
+    stack the traveller moved to, in order, returns included (the path is drawn through them
+    all, to where you are); without it, the stacks in the order first entered. ``change``:
+    what the step the picture is drawn after did, marked and said first."""
     tell = _teller()
     lay = SMALL if small else FULL
     cell_w = DEPTH * lay.card_w + (DEPTH - 1) * lay.gap
@@ -161,7 +166,11 @@ def table(state, prefix: str = "st", small: bool = False) -> Picture:
     hand_h = 16 + lay.card_h + (lay.hand_words * lay.line + 4 if lay.hand_words else 6)
     height = hand_top + hand_h + lay.margin
 
-    d = Drawing(lay.width, height, _title(tell, state, small), _desc(tell, state, small), prefix=prefix, css=CSS)
+    title, desc = _title(tell, state, small), _desc(tell, state, small, walk)
+    if change is not None:
+        title = _scene_title(tell, state) if small else title
+        desc = change_words(tell, state, change) + " " + desc
+    d = Drawing(lay.width, height, title, desc, prefix=prefix, css=CSS)
 
     def stack_box(stack: int) -> tuple[float, float]:
         """The top left corner of a stack's panel."""
@@ -201,13 +210,26 @@ def table(state, prefix: str = "st", small: bool = False) -> Picture:
         d.back(lord_x, lord_y, w=lay.card_w, h=lay.card_h)
     _lord_words(d, tell, state, xs[1], lord_y, lay)
 
-    # The path walked: the stacks in the order first entered, joined, then to the overlord.
-    points = [marker_at(s) for s in state.visited]
+    # The path walked: every move in order, a way walked again a little beside the first
+    # (so a return shows), ending at where you are; then to the overlord.
+    stops = list(walk) if walk else list(state.visited)
+    points = _path([marker_at(s) for s in stops], stops, 4.5 if lay.words else 4)
     if len(points) > 1:
         d.line(points, "st-path")
+        _head(d, points[-2], points[-1], lay.marker + (3.5 if lay.words else 3))
+        for (a, b), times in _walked(stops).items():  # a way walked more than once says how often
+            if times > 1:
+                (ax, ay), (bx, by) = marker_at(a), marker_at(b)
+                left = [(s - 1) % COLUMNS == 0 for s in (a, b)]
+                if all(left) or not any(left):  # beside a way up the gutter, on its outer side
+                    x, anchor = (ax - 6, "end") if all(left) else (ax + 6, "start")
+                    y = (ay + by) / 2 + 3.5
+                else:  # above a way across it
+                    x, y, anchor = (ax + bx) / 2, ay - 6, "middle"
+                d.text(x, y, f"\u00d7{times}", size=lay.font + 1.5, cls="st-text st-heading", anchor=anchor)
     if state.overlord and state.position is not None:  # and from where you stood, to face it
         mx, my = marker_at(state.position)
-        d.line([(mx, my), (centre, my), (centre, lord_y + lay.card_h)], "st-path")
+        d.line([(mx, my), (centre, my), (centre, lord_y + lay.card_h)], "st-path st-to-lord")
     for k, stack in enumerate(state.visited, start=1):
         mx, my = marker_at(stack)
         if stack == state.position:
@@ -216,7 +238,55 @@ def table(state, prefix: str = "st", small: bool = False) -> Picture:
         d.text(mx, my + 3.3, str(k), size=lay.marker * 1.05, cls="st-text st-step-text", anchor="middle")
 
     _hand(d, tell, state, hand_top, lay)
+    if change is not None:  # the card the step turned up, ringed where it lies
+        if change.stack and change.depth is not None and change.depth < len(state.stacks[change.stack - 1]):
+            x, y = stack_box(change.stack)
+            mark(d, x + change.depth * (lay.card_w + lay.gap), y + lay.header, lay.card_w, lay.card_h, pad=2.5)
+        elif change.kind == "overlord" and state.overlord:
+            mark(d, lord_x, lord_y, lay.card_w, lay.card_h, pad=2.5)
     return d.picture()
+
+
+LANES = 3  # a way walked again is drawn beside the way before it, up to this many lines
+
+
+def _path(points: list[tuple[float, float]], stops: list[int], lane: float) -> list[tuple[float, float]]:
+    """The path's points: each way between two stacks, walked again, ``lane`` units beside
+    the way before it, towards the middle of the gutter (so a return shows and the lines
+    stay off the stacks), up to :data:`LANES` lines."""
+    if len(points) < 2:
+        return points
+    walked: dict[tuple[int, int], int] = {}
+    out: list[tuple[float, float]] = []
+    for (a, b), ((x0, y0), (x1, y1)) in zip(pairwise(stops), pairwise(points)):
+        key = (min(a, b), max(a, b))
+        n = min(walked.get(key, 0), LANES - 1)
+        walked[key] = walked.get(key, 0) + 1
+        left = [(s - 1) % COLUMNS == 0 for s in key]
+        dx, dy = (1, 0) if all(left) else (-1, 0) if not any(left) else (0, -1)
+        out += [(x0 + dx * n * lane, y0 + dy * n * lane), (x1 + dx * n * lane, y1 + dy * n * lane)]
+    return out
+
+
+def _walked(stops: list[int]) -> dict[tuple[int, int], int]:
+    """How many times each way between two stacks was walked."""
+    out: dict[tuple[int, int], int] = {}
+    for a, b in pairwise(stops):
+        key = (min(a, b), max(a, b))
+        out[key] = out.get(key, 0) + 1
+    return out
+
+
+def _head(d: Drawing, a: tuple[float, float], b: tuple[float, float], stop: float) -> None:
+    """An arrowhead on the path's last way, its tip at the edge of where you are."""
+    (x0, y0), (x1, y1) = a, b
+    length = max(1e-6, ((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5)
+    ux, uy = (x1 - x0) / length, (y1 - y0) / length
+    tx, ty = x1 - ux * stop, y1 - uy * stop
+    size = 7.0
+    bx, by = tx - ux * size, ty - uy * size
+    d.add(f'<path class="st-step" d="M{tx:.2f} {ty:.2f} L{bx - uy * size * 0.6:.2f} {by + ux * size * 0.6:.2f} '
+          f'L{bx + uy * size * 0.6:.2f} {by - ux * size * 0.6:.2f} Z"/>')
 
 
 def _stack(d: Drawing, tell, state, stack: int, x: float, y: float, cell_w: float, row_h: float, lay: Layout) -> None:
@@ -382,7 +452,7 @@ def _title(tell, state, small: bool) -> str:
     return f"The realm after {_plural(seen, 'place')}, at {place} (stack {state.position})"
 
 
-def _desc(tell, state, small: bool) -> str:
+def _desc(tell, state, small: bool, walk: Sequence[int] | None = None) -> str:
     out = ["Carddom's realm: four rows of two stacks, row 1 at the front (drawn at the bottom) and row 4 at the back "
            "(at the top), with the overlord beyond the back row."]
     if state.overlord:
@@ -428,6 +498,13 @@ def _desc(tell, state, small: bool) -> str:
         path = f"The path walked, numbered in the order first entered: stack {steps[0]}" if len(steps) == 1 else \
             f"The path walked, numbered in the order first entered: stacks {_and(steps)}"
         out.append(path + (", then the overlord." if state.overlord else "."))
+        if walk and len(walk) > len(set(walk)):  # a return: the walk as it went
+            said, been = [], set()
+            for stack in walk:
+                said.append(f"back to {stack}" if stack in been else str(stack))
+                been.add(stack)
+            out.append(f"The walk, every move in order, returns included: stack {_and(said)}; "
+                       f"it ends where you are, at stack {walk[-1]}.")
     else:
         out.append("You have not entered the realm yet: it is entered at one of the two front stacks.")
     if state.character:
@@ -495,3 +572,84 @@ def moments(steps: Sequence[Any]) -> list[int]:
             at = arrived[s]
             out.append(at if at is not None else entered[s])
     return out
+
+
+# -- what a turning point changed, and the cover (issue 29) ------------------------------------
+
+
+@dataclass(frozen=True)
+class Change:
+    """What the step a picture is drawn after did: a card turned up in a stack (``stack``,
+    ``depth``), the overlord turned up, a card taken, or a move to a stack already seen."""
+
+    kind: str  # "revealed", "overlord", "taken", "moved", "dealt"
+    card: str = ""
+    stack: int = 0
+    depth: int | None = None
+
+
+def walk_of(steps: Sequence[Any]) -> list[int]:
+    """Every stack the traveller moved to, in order, returns included."""
+    return [s.move.stack for s in steps if s.stands and isinstance(s.move, (Enter, MoveTo))]
+
+
+def change_of(steps: Sequence[Any]) -> Change | None:
+    """What the last step standing that turned up, took or moved something did."""
+    for step in reversed(steps):
+        if not step.stands:
+            continue
+        move, drawn = step.move, step.drawn
+        if drawn is not None:
+            if drawn.to == "overlord":
+                return Change("overlord", drawn.card)
+            if drawn.to.startswith("stack"):
+                stack, layer = place_of(drawn.to)
+                return Change("revealed", drawn.card, stack, LAYERS.index(layer))
+            return Change("dealt", drawn.card)
+        if isinstance(move, Take):
+            return Change("taken", move.card)
+        if isinstance(move, (Enter, MoveTo)):
+            return Change("moved", "", move.stack)
+    return None
+
+
+def _scene_title(tell, state) -> str:
+    """A turning point's title: the place of the road reached, and how the journey ends there."""
+    if state.position is None:
+        return _title(tell, state, True)
+    place = _place(tell, state, state.position) or "a place not yet seen"
+    k = state.visited.index(state.position) + 1 if state.position in state.visited else len(state.visited)
+    head = f"Place {k} of the road: {place} (stack {state.position})"
+    if _ends(state):
+        return head + ", where a Joker ends the journey"
+    if state.overlord:
+        return head + ", then the overlord faced"
+    return head
+
+
+def change_words(tell, state, change: Change) -> str:
+    """What the step did, the first sentence of the description."""
+    if change.kind == "revealed":
+        layer = LAYERS[change.depth or 0]
+        what = "a Joker" if _joker(change.card) else tell.thing(change.card, layer)
+        return (f"Just now, at stack {change.stack}, its {layer} turned up (marked): {_the(change.card)}, {what}.")
+    if change.kind == "overlord":
+        return f"Just now, the overlord turned up (marked): {_the(change.card)}."
+    if change.kind == "taken":
+        return f"Just now, you took {_the(change.card)}."
+    if change.kind == "moved":
+        return f"Just now, you moved to stack {change.stack}."
+    return f"Just now, {_the(change.card)} was dealt."
+
+
+def scene(state, steps: Sequence[Any], prefix: str = "st", seed: str = "") -> Picture:
+    """The small picture of a place of the road: the realm after ``steps``, the path walked
+    through every move (returns included) to where you are, the card just turned up marked."""
+    return table(state, prefix, small=True, walk=walk_of(steps), change=change_of(steps))
+
+
+def cover(state, steps: Sequence[Any], prefix: str = "cover", seed: str = "") -> Picture:
+    """The story's cover: the whole realm as the journey left it, the path walked through every
+    move to where you stood, the last card turned up (the overlord, or the Joker that ended
+    the journey) marked."""
+    return table(state, prefix, walk=walk_of(steps), change=change_of(steps))
