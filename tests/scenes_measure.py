@@ -3,10 +3,10 @@ each game played by the built-in player, the pictures the HTML story draws are r
 
 - marked: scene pictures that mark what just changed (an element of class ``st-now``: the
   card just revealed, taken, bought or placed, or the roll just made) (goal: all);
-- ghosts: scenes whose turn removed cards from the table (Adaman: the personality
-  controlled and the resources spent; Hexaract: the cards that left the journey since the
-  picture before), and of those, the ones that leave a ghost (``st-ghost``) naming every
-  card removed (goal: all);
+- ghosts: scenes whose turn removed cards from the table (Adaman: the play the picture is
+  drawn after, its personality controlled and the resources it spent; Hexaract: the cards
+  that left the journey since the picture before), and of those, the ones that leave a
+  ghost (``st-ghost``) naming every card removed (goal: all);
 - named: scenes whose title names what changed (the card the scene's step turned up,
   bought, placed or reached, or a card that came or went since the picture before)
   (goal: all);
@@ -121,10 +121,10 @@ def removed(game: str, steps, prev: int, at: int) -> list[str]:
     from storyteller.games.adaman.rules import PERSON, Control
 
     out: list[str] = []
-    if game == "adaman":
-        for s in standing(steps, prev, at):
-            if isinstance(s.move, Control):
-                out += ([s.move.target] if PERSON[s.move.target] else []) + list(s.move.paid)
+    if game == "adaman":  # the play the picture is drawn after
+        s = steps[at] if at >= 0 else None
+        if s is not None and s.stands and isinstance(s.move, Control):
+            out += ([s.move.target] if PERSON[s.move.target] else []) + list(s.move.paid)
         return out
     if game == "hexaract":
         if prev < 0 or at < 0:
@@ -219,7 +219,7 @@ def measure(game: str, logs) -> dict:
                 walk = walk_of(steps, at)
                 if walk:
                     n["walks"] += 1
-                    if path_points(root) >= len(walk):
+                    if len(walk) == 1 or path_points(root) >= len(walk):  # (one place: nothing to join)
                         n["walked"] += 1
                     elif len(set(walk)) < len(walk):
                         worst.append(f"{name} scene {k + 1}: the walk {walk} is drawn through "

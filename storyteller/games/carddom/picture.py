@@ -148,11 +148,12 @@ def _and(items: Sequence[str]) -> str:
 
 
 def table(state, prefix: str = "st", small: bool = False, walk: Sequence[int] | None = None,
-          change: Change | None = None) -> Picture:
+          change: Change | None = None, ending: bool = False) -> Picture:
     """The table of ``state`` as SVG (the same state gives the same bytes). ``walk``: every
     stack the traveller moved to, in order, returns included (the path is drawn through them
     all, to where you are); without it, the stacks in the order first entered. ``change``:
-    what the step the picture is drawn after did, marked and said first."""
+    what the step the picture is drawn after did, marked and said first (with ``ending``,
+    the cover's words say how the journey ended first instead)."""
     tell = _teller()
     lay = SMALL if small else FULL
     cell_w = DEPTH * lay.card_w + (DEPTH - 1) * lay.gap
@@ -167,7 +168,9 @@ def table(state, prefix: str = "st", small: bool = False, walk: Sequence[int] | 
     height = hand_top + hand_h + lay.margin
 
     title, desc = _title(tell, state, small), _desc(tell, state, small, walk)
-    if change is not None:
+    if ending and state.result is not None:
+        desc = f"The journey is over: {state.result.reason} " + desc
+    elif change is not None:
         title = _scene_title(tell, state) if small else title
         desc = change_words(tell, state, change) + " " + desc
     d = Drawing(lay.width, height, title, desc, prefix=prefix, css=CSS)
@@ -363,7 +366,10 @@ def _lord_words(d: Drawing, tell, state, x: float, y: float, lay: Layout) -> Non
     """The overlord's words, to the right of its card."""
     big, size = (11.0, 9.0) if lay.words else (9.5, 8.0)
     lines: list[tuple[str, str]] = [("The overlord", "st-text st-heading")]
-    if not state.overlord:
+    if not state.overlord and _ends(state):
+        lines.append(("never faced: a Joker ended", "st-text st-danger-text"))
+        lines.append((f"the journey at stack {state.position}", "st-text st-danger-text"))
+    elif not state.overlord:
         lines.append(("beyond the back row, face down", "st-text st-muted"))
         lines.append(("until it is faced" if lay.words else "until faced", "st-text st-muted"))
     else:
@@ -651,5 +657,5 @@ def scene(state, steps: Sequence[Any], prefix: str = "st", seed: str = "") -> Pi
 def cover(state, steps: Sequence[Any], prefix: str = "cover", seed: str = "") -> Picture:
     """The story's cover: the whole realm as the journey left it, the path walked through every
     move to where you stood, the last card turned up (the overlord, or the Joker that ended
-    the journey) marked."""
-    return table(state, prefix, walk=walk_of(steps), change=change_of(steps))
+    the journey) marked; its words open with the ending."""
+    return table(state, prefix, walk=walk_of(steps), change=change_of(steps), ending=True)

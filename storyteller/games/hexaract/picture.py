@@ -396,6 +396,7 @@ class Change:
     harm: int = 0
     rolled: bool = False
     since: int = 0  # the day of the picture before (0: the game's start)
+    just: tuple[str, ...] = ()  # the cards the last step took off the road (their ghosts are marked)
 
 
 def _moved(step) -> bool:
@@ -453,8 +454,11 @@ def change_between(steps: Sequence, since: int, at: int) -> Change:
     harm = (steps[at].after.harm if at >= 0 else 0) - (steps[since].after.harm if since >= 0 else 0)
     day = steps[since].after.turn if since >= 0 and steps[since].after.roll is not None else 0
     last = steps[at] if at >= 0 else None
+    doing = next((st for st in reversed(steps[since + 1:at + 1])
+                  if st.stands and (st.move is not None or st.revealed is not None)), None)
+    just = tuple(c for c, _ in _left(doing)) if doing is not None else ()
     return Change(tuple(gone), tuple(came), tuple(tokens), tuple(gained), harm,
-                  last is not None and last.rolled is not None, day)
+                  last is not None and last.rolled is not None, day, just)
 
 
 def change_of(steps: Sequence) -> Change | None:
@@ -526,6 +530,8 @@ def _gone(d: Drawing, change: Change, L: Layout, top: float) -> None:
     x = L.x0
     for card_id, why in change.gone:
         ghost(d, x, y, card_id, why, w=w, h=h, size=L.text)
+        if card_id in change.just:  # what the last step did
+            mark(d, x, y, w, h, pad=2.5)
         x += w + 8
     r = L.supply_r
     for suit, why, _ in change.tokens:
