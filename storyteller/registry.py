@@ -146,9 +146,9 @@ class Registration:
 
     @cached_property
     def pictures(self) -> Any:
-        """The module that draws the game's table (``table(state, prefix, small)`` and
-        ``moments(steps)``; optionally ``scene`` and ``cover``, which also draw what changed:
-        see :func:`storyteller.telling.export.pictures`), or None if it draws none."""
+        """The module that draws the game's table (``cover(state, steps, prefix, seed)``,
+        ``moments(steps)`` and ``scene(state, steps, prefix, seed)``, see
+        :func:`storyteller.telling.export.pictures`), or None if it draws none."""
         ref = self._refs["pictures"]
         return _load(ref) if ref is not None else None
 

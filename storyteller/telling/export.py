@@ -139,24 +139,22 @@ def pictures(game: registry.Registration, w: Replay) -> dict[str, Any]:
     ``n`` of the step after which the table is drawn, for a playthrough). Each picture is
     ``{"svg", "title", "desc", "width", "height"}``; empty when the game draws none.
 
-    A module with ``scene(state, steps, prefix, seed)`` and ``cover(state, steps, prefix,
-    seed)`` draws what the steps that led to the state changed (the card just revealed,
-    bought or placed; a ghost of what was removed) and a cover that tells the ending;
-    without them, its ``table`` is drawn."""
+    The game's picture module draws them: ``cover(state, steps, prefix, seed)``, the table as
+    the log leaves it, telling the ending; ``moments(steps)``, the indices of the steps the
+    story's turning points are drawn after; ``scene(state, steps, prefix, seed)``, the table
+    after ``steps``, marking what the last of them changed (the card just revealed, bought
+    or placed; a ghost of what was removed)."""
     module = game.pictures
     if module is None:
         return {"final": None, "scenes": [], "at": {}}
     steps = w.steps
     seed = w.header.seed
-    cover, scene = getattr(module, "cover", None), getattr(module, "scene", None)
-    final = (cover(w.state, steps, prefix="cover", seed=seed) if cover else module.table(w.state, prefix="cover"))
-    final = final.as_dict()
+    final = module.cover(w.state, steps, prefix="cover", seed=seed).as_dict()
     scenes, at = [], {}
     for k, i in enumerate(module.moments(steps)):
         state = steps[i].after if i >= 0 else w.state
         before = steps[:i + 1] if i >= 0 else steps
-        pic = (scene(state, before, prefix=f"p{k + 1}", seed=seed) if scene
-               else module.table(state, prefix=f"p{k + 1}", small=True)).as_dict()
+        pic = module.scene(state, before, prefix=f"p{k + 1}", seed=seed).as_dict()
         scenes.append(pic)
         if i >= 0:
             at[str(steps[i].n)] = pic

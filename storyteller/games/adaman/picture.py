@@ -201,7 +201,7 @@ def change_of(steps: Sequence[Step], seed: str = "") -> Change | None:
         if isinstance(move, Control) and isinstance(step.before, AdamanState):
             before = step.before
             row = "court" if move.target in before.court else "capital"
-            plays = getattr(step.after, "plays", 0)
+            plays = before.plays + 1
             if PERSON[move.target]:
                 return Change("control", move.target, before, move.paid, _verb(move.paid, seed, move.target), row,
                               plays)
