@@ -505,11 +505,12 @@ def _desc(tell, state, small: bool, walk: Sequence[int] | None = None) -> str:
             f"The path walked, numbered in the order first entered: stacks {_and(steps)}"
         out.append(path + (", then the overlord." if state.overlord else "."))
         if walk and len(walk) > len(set(walk)):  # a return: the walk as it went
-            said, been = [], set()
+            moves: list[str] = []
+            been: set[int] = set()
             for stack in walk:
-                said.append(f"back to {stack}" if stack in been else str(stack))
+                moves.append(f"back to {stack}" if stack in been else str(stack))
                 been.add(stack)
-            out.append(f"The walk, every move in order, returns included: stack {_and(said)}; "
+            out.append(f"The walk, every move in order, returns included: stack {_and(moves)}; "
                        f"it ends where you are, at stack {walk[-1]}.")
     else:
         out.append("You have not entered the realm yet: it is entered at one of the two front stacks.")
@@ -610,7 +611,7 @@ def change_of(steps: Sequence[Any]) -> Change | None:
                 return Change("overlord", drawn.card)
             if drawn.to.startswith("stack"):
                 stack, layer = place_of(drawn.to)
-                return Change("revealed", drawn.card, stack, LAYERS.index(layer))
+                return Change("revealed", drawn.card, stack or 0, LAYERS.index(layer))
             return Change("dealt", drawn.card)
         if isinstance(move, Take):
             return Change("taken", move.card)
