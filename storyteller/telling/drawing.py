@@ -354,7 +354,7 @@ def chance_chart(start: float, points: list[tuple[int, float, str | None]], titl
 # stands 4.5:1 on the page) with a word of why: "eliminated", "spent", "thwarted".
 
 MARKS_CSS = """
-.st-now { fill: none; stroke: #1d5fa8; stroke-width: 3.5; }
+.st-now { fill: none; stroke: #1d5fa8; stroke-width: 3.5; } .st-now-thin { stroke-width: 2.5; }
 .st-now-tag { fill: #1d5fa8; } .st-now-word { fill: #ffffff; font-weight: 700; }
 .st-now-line { fill: none; stroke: #1d5fa8; stroke-width: 2.5; }
 .st-now-head { fill: #1d5fa8; }
@@ -425,9 +425,10 @@ def mark_width(words: str, size: float) -> float:
 
 
 def ring(d: Drawing, cx: float, cy: float, r: float) -> None:
-    """The mark of what just changed around a round thing (a token, a step of a path)."""
+    """The mark of what just changed around a round thing (a token, a step of a path): a ring
+    a little thinner than a card's, close to it."""
     _marks(d)
-    d.circle(cx, cy, r + 3, "st-now")
+    d.circle(cx, cy, r + 2.5, "st-now st-now-thin")
 
 
 def arrow(d: Drawing, points: list[tuple[float, float]], head: float = 7.0) -> None:

@@ -262,7 +262,7 @@ def _supply(d: Drawing, state, L: Layout, gained: tuple[str, ...] = ()) -> None:
         _token(d, s, cx, L.row3, L.supply_r, n > 0)
         if s in gained and n > 0:  # a token won since the picture before
             ring(d, cx, L.row3, L.supply_r)
-        d.text(cx + L.supply_r + 3, L.row3 + L.text * 0.45, str(n), size=L.text + 2,
+        d.text(cx + L.supply_r + 6, L.row3 + L.text * 0.45, str(n), size=L.text + 2,
                cls="st-text" if n else "st-text st-muted", weight="700" if n else None)
         if L.words:
             d.text(cx, L.row3 + L.supply_r + L.text + 3, s, size=L.text * 0.85,
