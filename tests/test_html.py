@@ -21,6 +21,7 @@ from xml.etree import ElementTree
 import pytest
 
 from storyteller.telling.export import render
+from browser import Pdf
 from storyteller.log.file import read
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
@@ -357,96 +358,6 @@ def test_a_browser_draws_the_page_and_its_pictures(tmp_path, name):
     sizes = json.loads(html.unescape(re.search(r"<title>(.*?)</title>", dom, re.S).group(1)))
     assert sizes and all(w >= 200 and h >= 100 for w, h in sizes), sizes
     assert sizes[0][0] >= 500, "the cover's picture fills the page's width"
-
-
-class Pdf:
-    """The pages of a PDF as Chromium writes it: each page's size (points) and its text, read
-    through each font's ToUnicode map (enough of the format for a test, no PDF library)."""
-
-    def __init__(self, data: bytes) -> None:
-        assert data.startswith(b"%PDF")
-        self.objects: dict[int, bytes] = {}
-        self.streams: dict[int, bytes] = {}
-        for m in re.finditer(rb"(?m)^(\d+) 0 obj\s*", data):
-            n, at = int(m.group(1)), m.end()
-            if data.startswith(b"<<", at):
-                end = self._dict_end(data, at)
-                self.objects[n] = body = data[at:end]
-                rest = data[end:end + 20].lstrip()
-                if rest.startswith(b"stream"):
-                    start = data.index(b"stream", end) + len(b"stream")
-                    start += 2 if data[start:start + 2] == b"\r\n" else 1
-                    length = int(re.search(rb"/Length (\d+)", body).group(1))
-                    raw = data[start:start + length]
-                    self.streams[n] = zlib.decompress(raw) if b"/FlateDecode" in body else raw
-        root = self.objects[int(re.search(rb"/Root (\d+) 0 R", data).group(1))]
-        self.pages = self._leaves(int(re.search(rb"/Pages (\d+) 0 R", root).group(1)))
-
-    def _leaves(self, n: int) -> list[int]:
-        body = self.objects[n]
-        kids = re.search(rb"/Kids\s*\[([^\]]*)\]", body)
-        if kids is None:
-            return [n]
-        return [leaf for k in re.findall(rb"(\d+) 0 R", kids.group(1)) for leaf in self._leaves(int(k))]
-
-    @staticmethod
-    def _dict_end(data: bytes, at: int) -> int:
-        depth, i = 0, at
-        while True:
-            if data.startswith(b"<<", i):
-                depth, i = depth + 1, i + 2
-            elif data.startswith(b">>", i):
-                depth, i = depth - 1, i + 2
-                if depth == 0:
-                    return i
-            else:
-                i += 1
-
-    def _ref(self, body: bytes, key: bytes) -> bytes:
-        found = re.search(rb"/" + key + rb"\s*(\d+) 0 R", body)
-        return self.objects[int(found.group(1))] if found else body
-
-    def size(self, page: int) -> tuple[float, float]:
-        box = re.search(rb"/MediaBox\s*\[([^\]]*)\]", self.objects[page]).group(1).split()
-        return float(box[2]), float(box[3])
-
-    def _unicode(self, font: int) -> dict[int, str]:
-        ref = re.search(rb"/ToUnicode (\d+) 0 R", self.objects[font])
-        out: dict[int, str] = {}
-        if ref is None:
-            return out
-        cmap = self.streams[int(ref.group(1))]
-        for block in re.findall(rb"beginbfchar(.*?)endbfchar", cmap, re.S):
-            for a, b in re.findall(rb"<([0-9A-Fa-f]+)>\s*<([0-9A-Fa-f]+)>", block):
-                out[int(a, 16)] = bytes.fromhex(b.decode()).decode("utf-16-be", "replace")
-        for block in re.findall(rb"beginbfrange(.*?)endbfrange", cmap, re.S):
-            for a, b, c in re.findall(rb"<([0-9A-Fa-f]+)>\s*<([0-9A-Fa-f]+)>\s*<([0-9A-Fa-f]+)>", block):
-                first = int(c, 16)
-                for k in range(int(a, 16), int(b, 16) + 1):
-                    out[k] = chr(first + k - int(a, 16))
-        return out
-
-    def text(self, page: int) -> str:
-        body = self.objects[page]
-        resources = self._ref(body, b"Resources")
-        fonts_body = self._ref(resources, b"Font")
-        inner = re.search(rb"/Font\s*<<(.*?)>>", fonts_body, re.S)
-        names = re.findall(rb"/(\w+)\s+(\d+) 0 R", inner.group(1) if inner else fonts_body)
-        maps = {name: self._unicode(int(n)) for name, n in names}
-        contents = [int(n) for n in re.findall(rb"(\d+) 0 R",
-                                                re.search(rb"/Contents\s*(\[[^\]]*\]|\d+ 0 R)", body).group(1))]
-        words, current = [], {}
-        for n in contents:
-            stream = self.streams.get(n, b"")
-            for token in re.finditer(rb"/(\w+)\s+[\d.]+\s+Tf|<([0-9A-Fa-f]*)>|(ET)", stream):
-                if token.group(1):
-                    current = maps.get(token.group(1), {})
-                elif token.group(3):
-                    words.append(" ")
-                else:
-                    hexed = token.group(2)
-                    words.extend(current.get(int(hexed[i:i + 4], 16), "") for i in range(0, len(hexed), 4))
-        return re.sub(r"\s+", " ", "".join(words))
 
 
 @needs_browser
