@@ -29,13 +29,11 @@ KIND_WORD = {"personality": "a personality", "location": "a location", "event": 
 CSS = """
 .st-hx-token { fill: #f3eee3; stroke: #3a342c; stroke-width: 1; }
 .st-hx-lacking { fill: none; stroke: #8a8176; stroke-width: 1; stroke-dasharray: 3 2; }
-.st-hx-faint { opacity: 0.3; }
 .st-hx-tired { fill: #7a4a12; }
 .st-hx-tired-text { fill: #ffffff; font-weight: 700; letter-spacing: 0.04em; }
 .st-hx-cell { fill: #e8e2d6; stroke: #8a8176; stroke-width: 1; }
 .st-hx-harm-low { fill: #2e6b2e; } .st-hx-harm-middle { fill: #8a5a00; } .st-hx-harm-high { fill: #b3261e; }
 .st-hx-cell-on { fill: #ffffff; font-weight: 700; }
-.st-hx-used { opacity: 0.35; }
 .st-hx-head { font-weight: 700; }
 @media (prefers-color-scheme: dark) {
   .st-hx-token { fill: #3a3631; stroke: #d8d0c2; }
@@ -116,7 +114,7 @@ def _token(d: Drawing, suit: str, cx: float, cy: float, r: float, held: bool) ->
         d.suit(suit, cx - g / 2, cy - g / 2, g)
     else:
         d.circle(cx, cy, r, "st-hx-lacking")
-        d.add('<g class="st-hx-faint">')
+        d.add('<g class="st-faded">')
         d.suit(suit, cx - g / 2, cy - g / 2, g)
         d.add("</g>")
 
@@ -181,7 +179,7 @@ def _deck(d: Drawing, state, L: Layout) -> None:
     if L.words:
         d.text(L.deck_x, below, f"{plural(state.deck_left, 'card')} left", size=L.text, cls="st-text")
         d.text(L.deck_x, below + L.text + 4, f"Discard pile: {plural(len(state.discard), 'card')}", size=L.text,
-               cls="st-text st-muted")
+               cls="st-text st-muted", within=L.width - L.deck_x - 4)
     else:
         d.text(L.deck_x, below, f"{state.deck_left} left", size=L.text, cls="st-text")
         d.text(L.deck_x, below + L.text + 3, f"Discard pile: {len(state.discard)}", size=L.text,
@@ -205,7 +203,7 @@ def _roll(d: Drawing, state, L: Layout) -> None:
     if used:
         x += gap * 2
         d.text(x, top - 3, "used", size=L.text * 0.85, cls="st-text st-muted")
-        d.add('<g class="st-hx-used">')
+        d.add('<g class="st-spent">')
         for value in used:
             d.die(x, top, value, L.die)
             x += L.die + gap
