@@ -361,7 +361,7 @@ class Pdf:
 
     def words(self, page: int) -> list[tuple[str, float]]:
         """The words of a page, each with its size on paper in points: the font's size times
-        the scale of the text and graphics matrices it is drawn with (Chromium writes text as
+        the vertical scale of the text and graphics matrices it is drawn with (Chromium writes text as
         ``q ... cm BT /F Tf ... Tm ... Td <..> Tj ET Q``; nested ``cm`` compose)."""
         body = self.objects[page]
         resources = self._ref(body, b"Resources")
@@ -384,7 +384,7 @@ class Pdf:
         def flush() -> None:
             if chars:
                 m = times(tm, ctm)
-                scale = abs(m[0] * m[3] - m[1] * m[2]) ** 0.5
+                scale = (m[2] ** 2 + m[3] ** 2) ** 0.5  # the letters' height (a word set narrower keeps it)
                 for word in "".join(chars).split():
                     words.append((word, round(size * scale, 2)))
                 chars.clear()

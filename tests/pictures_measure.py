@@ -98,13 +98,14 @@ def main() -> None:
              for key in ("px800", "px390", "min_pt", "under6.5")}
     print(f"all pages: smallest picture text {worst['px800']:.1f} px at 800, {worst['px390']:.1f} px at 390; "
           f"smallest printed word {worst['min_pt']:.1f} pt; at most {worst['under6.5']:.0%} of a page's words "
-          f"under 6.5 pt; most blank page but the last {max((max(r['blank'], default=0) for r in rows)):.0%}; "
+          f"under 6.5 pt; most blank page but the last {max(max(r['blank'], default=0) for r in rows):.0%}; "
           f"axe violations {sum(sum(r.get('axe', {}).values()) for r in rows)} nodes on "
           f"{sum(1 for r in rows if r.get('axe'))} pages; names crossing their card "
           f"{sum(r['crossing'] for r in rows)}; words overlapping {sum(r['overlapping'] for r in rows)}; words outside "
           f"their picture {sum(r['outside'] for r in rows)}")
     if not only or only == "carddom-journal":
-        print(f"PDF export of carddom-journal, median of 5: {pdf_time(ROOT / 'examples' / 'carddom-journal.jsonl'):.2f} s")
+        took = pdf_time(ROOT / "examples" / "carddom-journal.jsonl")
+        print(f"PDF export of carddom-journal, median of 5: {took:.2f} s")
 
 
 def line(r: dict) -> str:

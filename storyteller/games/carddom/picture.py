@@ -82,9 +82,9 @@ class Layout:
     hand_words: int  # lines below a card of what you carry
 
 
-FULL = Layout(width=720, margin=10, label=44, card_w=60, card_h=84, gap=16, top=104, header=19, heads=16, words=4,
-              line=14.5, pad=4, row_gap=4, marker=10, font=13.5, hand_words=3)
-SMALL = Layout(width=480, margin=8, label=0, card_w=46, card_h=64, gap=5, top=76, header=14, heads=0, words=0,
+FULL = Layout(width=720, margin=10, label=44, card_w=60, card_h=80, gap=16, top=86, header=18, heads=16, words=3,
+              line=14, pad=2, row_gap=2, marker=10, font=13.5, hand_words=3)
+SMALL = Layout(width=480, margin=8, label=0, card_w=40, card_h=56, gap=5, top=68, header=14, heads=0, words=0,
                line=8, pad=6, row_gap=4, marker=8, font=7, hand_words=0)
 
 
