@@ -155,6 +155,40 @@ def test_a_users_html_template_gets_the_pictures_and_its_output_is_escaped(tmp_p
     assert r.code != 0 and "Traceback" not in r.err and len(r.err.strip().splitlines()) == 1
 
 
+def test_the_toggle_is_in_the_banner_and_only_where_there_is_something_to_hide(cli, tmp_path):
+    text = render(read(EXAMPLES / "hexaract-journal.jsonl"), "story", format="html")
+    header = text.split('<header class="st-cover">', 1)[1].split("</header>", 1)[0]
+    assert '<input type="checkbox" id="hide-mechanics" class="st-toggle">' in header, "inside the banner landmark"
+    assert '<label for="hide-mechanics">' in header and "body:has(.st-toggle:checked) main .st-mechanics" in text
+    template = tmp_path / "plain.html.j2"  # a page with no moves or rolls to hide
+    template.write_text('{% extends "_page.html.j2" %}{% block content %}<p>Just words.</p>{% endblock %}',
+                        encoding="utf-8")
+    out = tmp_path / "plain.html"
+    r = cli("export", EXAMPLES / "carddom-won.jsonl", "--format", "html", "--template", template, "-o", out)
+    assert r.code == 0, r.err
+    plain = out.read_text(encoding="utf-8")
+    assert "<p>Just words.</p>" in plain and "hide-mechanics" not in plain and "Hide the moves" not in plain
+
+
+def test_each_picture_has_a_fold_that_says_what_it_shows_and_is_named_once(tmp_path):
+    text = render(read(EXAMPLES / "adaman-won.jsonl"), "story", format="html")
+    figures = re.findall(r"<figure\b.*?</figure>", text, re.S)
+    assert len(figures) == text.count("<svg")
+    for fig in figures:
+        desc = html.unescape(re.search(r"<desc[^>]*>(.*?)</desc>", fig, re.S).group(1))
+        title = html.unescape(re.search(r"<title id=[^>]*>(.*?)</title>", fig, re.S).group(1))
+        fold = re.search(r'<details class="st-shows"><summary>What the picture shows</summary><p>(.*?)</p>', fig, re.S)
+        assert fold and html.unescape(fold.group(1)) == desc
+        caption = re.search(r'<span class="st-caption" aria-hidden="true">(.*?)</span>', fig, re.S)
+        assert html.unescape(caption.group(1)) == title, "the title shown for the eye, not read twice"
+        assert re.search(r'aria-labelledby="[\w-]+-title"', fig), "the picture's name is its title alone"
+
+
+def test_the_playthrough_says_when_it_started_in_words():
+    text = render(read(EXAMPLES / "carddom-journal.jsonl"), "playthrough", format="html")
+    assert '<time datetime="2026-12-01T22:19:47+00:00">1 December 2026, 22:19 UTC</time>' in text
+
+
 # -- colours a reader can read -------------------------------------------------------------
 
 
@@ -197,10 +231,15 @@ def test_text_in_the_pictures_meets_wcag_aa_on_what_it_is_written_on():
     def fill(css: str, cls: str) -> str:
         return re.search(rf"\.{cls}\b[^{{]*\{{[^}}]*fill:\s*(#[0-9a-fA-F]{{6}})", css).group(1)
 
+    def on_card(css: str, cls: str) -> str:  # in dark mode a card stays light, and what is written on it dark
+        found = re.search(r"\.st-card-group \.st-text[^{]*\{[^}]*fill:\s*(#[0-9a-fA-F]{6})", css)
+        return found.group(1) if found else fill(css, cls)
+
     for css in (light, dark):
         for text in ("st-text", "st-muted", "st-mark"):
-            for ground in ("st-bg", "st-card"):
-                assert contrast(fill(css, text), fill(css, ground)) >= 4.5, (text, ground)
+            assert contrast(fill(css, text), fill(css, "st-bg")) >= 4.5, (text, "st-bg")
+        for text in ("st-text", "st-muted"):
+            assert contrast(on_card(css, text), fill(css, "st-card")) >= 4.5, (text, "st-card")
         assert contrast(fill(css, "st-step-text"), fill(css, "st-step")) >= 4.5
 
 
