@@ -1127,7 +1127,9 @@ def campaign_list() -> int:
         c = campaign.load(name)
         done = campaign.chapters(c)
         last = done[-1] if done else None
-        where = "no chapter yet" if last is None else f"chapter {last.number}: {last.game} ({_status_words(last)})"
+        title = registry.get(last.game).rules.title if last is not None and last.game in registry.names() else ""
+        where = ("no chapter yet" if last is None
+                 else f"chapter {last.number}: {title or last.game or '?'} ({_status_words(last)})")
         rows.append((name, c.title or "-", c.protagonist.name or "-", str(len(done)), where))
     widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(("name", "title", "protagonist",
                                                                            "chapters", "now"))]
@@ -1206,8 +1208,10 @@ def _times(member: Any) -> int:
 
 
 def _most_met(memory: Any, k: int) -> list[Any]:
+    """The cards met in most chapters, those the player wrote about most first."""
     cards = [m for m in memory.cast.values() if m.kind == "card" and _times(m) > 0]
-    return sorted(cards, key=lambda m: (-_times(m), m.first or 0, m.name))[:k]
+    return sorted(cards, key=lambda m: (-sum(a.answered for a in m.appearances) - len(m.mentions), -_times(m),
+                                        m.first or 0, m.name))[:k]
 
 
 def _stats_lines(done: list[Any], memory: Any) -> None:

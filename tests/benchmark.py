@@ -9,6 +9,9 @@
    command that reads the log and renders a small Jinja2 template (goal: 1.3x or less);
 4a. html: ``storyteller export LOG --story --format html`` of the biggest example, its
    pictures drawn, against the same export in Markdown (goal: 1.5x or less);
+4a'. pdf: ``storyteller export LOG --story --format pdf`` of the Carddom journal example,
+   printed by the machine's Chromium, the median of 7 runs (goal: under 1.5 s on two
+   cores), with its page count;
 4b. questions: a journaling question chosen over a history of 2,000 saved games (goal:
    under 50 ms);
 4b'. journal: ``storyteller journal search WORDS`` over 2,000 saved games with entries, cold
@@ -33,7 +36,8 @@
    DIR`` keeps every game's files, ``--only GAME[:SEED]``, ``--jobs N``.
 
 ``python tests/benchmark.py NAME...`` runs only those: ``startup``, ``replay``, ``sessions``,
-``export``, ``html``, ``questions``, ``journal``, ``analyse``, ``decisions``, ``fuzz``, ``simulate``, ``person``.
+``export``, ``html``, ``pdf``, ``questions``, ``journal``, ``analyse``, ``decisions``, ``fuzz``, ``simulate``,
+``person``.
 """
 
 from __future__ import annotations
@@ -247,6 +251,30 @@ def html_speed(rounds: int = 25) -> None:
     print(f"html: storyteller export {biggest.name} --story --format html {statistics.median(page) * 1000:.0f} ms, "
           f"markdown {statistics.median(note) * 1000:.0f} ms, ratio {ratio:.2f} "
                 f"(median of {rounds} pairs; goal <= 1.5)")
+
+
+def pdf_speed(runs: int = 7) -> None:
+    """The PDF export of the Carddom story (the one issue 29 measures), as a player runs it:
+    the command, the browser it starts, the PDF written."""
+    import os
+    import re
+
+    from storyteller.telling.pdf import find_browser
+
+    if find_browser() is None:
+        print("pdf: no Chromium or Chrome here; skipped")
+        return
+    root = Path(__file__).resolve().parents[1]
+    log = root / "examples" / "carddom-journal.jsonl"
+    script = str(Path(sys.executable).parent / ("storyteller.exe" if os.name == "nt" else "storyteller"))
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "story.pdf"
+        cmd = [script, "export", str(log), "--story", "--format", "pdf", "-o", str(out), "--force"]
+        subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)  # a first, cold run
+        took = median_time(cmd, runs=runs)
+        pages = len(re.findall(rb"/Type\s*/Page[^s]", out.read_bytes()))
+    print(f"pdf: storyteller export {log.name} --story --format pdf {took:.2f} s (median of {runs}; goal < 1.5 s), "
+          f"{pages} A5 pages")
 
 
 def questions_speed(count: int = 2_000) -> None:
@@ -876,7 +904,8 @@ def person(games: int = 50) -> None:
 
 
 BENCHMARKS = {"startup": startup, "replay": replay_speed, "sessions": sessions_speed, "export": export_speed,
-              "export-instructions": export_instructions, "html": html_speed, "questions": questions_speed,
+              "export-instructions": export_instructions, "html": html_speed, "pdf": pdf_speed,
+              "questions": questions_speed,
               "journal": journal_speed, "analyse": analyse_speed, "decisions": decision_speed, "fuzz": fuzz,
               "simulate": simulate_speed, "person": person}
 

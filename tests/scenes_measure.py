@@ -91,7 +91,9 @@ def card_names(root: ET.Element) -> list[str]:
     out = []
     for g in root.iter(f"{SVG}g"):
         if "st-card-group" in classes(g) and "st-face-down" not in classes(g):
-            out.append(" ".join(t.text or "" for t in g.iter(f"{SVG}text") if "st-name" in classes(t)))
+            title = g.find(f"{SVG}title")  # the card's name (the lines on its face are fitted to it)
+            out.append(title.text or "" if title is not None else
+                       " ".join(t.text or "" for t in g.iter(f"{SVG}text") if "st-name" in classes(t)))
     return out
 
 

@@ -21,6 +21,7 @@ from xml.etree import ElementTree
 import pytest
 
 from storyteller.telling.export import render
+from browser import Pdf
 from storyteller.log.file import read
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
@@ -154,6 +155,40 @@ def test_a_users_html_template_gets_the_pictures_and_its_output_is_escaped(tmp_p
     assert r.code != 0 and "Traceback" not in r.err and len(r.err.strip().splitlines()) == 1
 
 
+def test_the_toggle_is_in_the_banner_and_only_where_there_is_something_to_hide(cli, tmp_path):
+    text = render(read(EXAMPLES / "hexaract-journal.jsonl"), "story", format="html")
+    header = text.split('<header class="st-cover">', 1)[1].split("</header>", 1)[0]
+    assert '<input type="checkbox" id="hide-mechanics" class="st-toggle">' in header, "inside the banner landmark"
+    assert '<label for="hide-mechanics">' in header and "body:has(.st-toggle:checked) main .st-mechanics" in text
+    template = tmp_path / "plain.html.j2"  # a page with no moves or rolls to hide
+    template.write_text('{% extends "_page.html.j2" %}{% block content %}<p>Just words.</p>{% endblock %}',
+                        encoding="utf-8")
+    out = tmp_path / "plain.html"
+    r = cli("export", EXAMPLES / "carddom-won.jsonl", "--format", "html", "--template", template, "-o", out)
+    assert r.code == 0, r.err
+    plain = out.read_text(encoding="utf-8")
+    assert "<p>Just words.</p>" in plain and "hide-mechanics" not in plain and "Hide the moves" not in plain
+
+
+def test_each_picture_has_a_fold_that_says_what_it_shows_and_is_named_once(tmp_path):
+    text = render(read(EXAMPLES / "adaman-won.jsonl"), "story", format="html")
+    figures = re.findall(r"<figure\b.*?</figure>", text, re.S)
+    assert len(figures) == text.count("<svg")
+    for fig in figures:
+        desc = html.unescape(re.search(r"<desc[^>]*>(.*?)</desc>", fig, re.S).group(1))
+        title = html.unescape(re.search(r"<title id=[^>]*>(.*?)</title>", fig, re.S).group(1))
+        fold = re.search(r'<details class="st-shows"><summary>What the picture shows</summary><p>(.*?)</p>', fig, re.S)
+        assert fold and html.unescape(fold.group(1)) == desc
+        caption = re.search(r'<span class="st-caption" aria-hidden="true">(.*?)</span>', fig, re.S)
+        assert html.unescape(caption.group(1)) == title, "the title shown for the eye, not read twice"
+        assert re.search(r'aria-labelledby="[\w-]+-title"', fig), "the picture's name is its title alone"
+
+
+def test_the_playthrough_says_when_it_started_in_words():
+    text = render(read(EXAMPLES / "carddom-journal.jsonl"), "playthrough", format="html")
+    assert '<time datetime="2026-12-01T22:19:47+00:00">1 December 2026, 22:19 UTC</time>' in text
+
+
 # -- colours a reader can read -------------------------------------------------------------
 
 
@@ -196,10 +231,15 @@ def test_text_in_the_pictures_meets_wcag_aa_on_what_it_is_written_on():
     def fill(css: str, cls: str) -> str:
         return re.search(rf"\.{cls}\b[^{{]*\{{[^}}]*fill:\s*(#[0-9a-fA-F]{{6}})", css).group(1)
 
+    def on_card(css: str, cls: str) -> str:  # in dark mode a card stays light, and what is written on it dark
+        found = re.search(r"\.st-card-group \.st-text[^{]*\{[^}]*fill:\s*(#[0-9a-fA-F]{6})", css)
+        return found.group(1) if found else fill(css, cls)
+
     for css in (light, dark):
         for text in ("st-text", "st-muted", "st-mark"):
-            for ground in ("st-bg", "st-card"):
-                assert contrast(fill(css, text), fill(css, ground)) >= 4.5, (text, ground)
+            assert contrast(fill(css, text), fill(css, "st-bg")) >= 4.5, (text, "st-bg")
+        for text in ("st-text", "st-muted"):
+            assert contrast(on_card(css, text), fill(css, "st-card")) >= 4.5, (text, "st-card")
         assert contrast(fill(css, "st-step-text"), fill(css, "st-step")) >= 4.5
 
 
@@ -357,96 +397,6 @@ def test_a_browser_draws_the_page_and_its_pictures(tmp_path, name):
     sizes = json.loads(html.unescape(re.search(r"<title>(.*?)</title>", dom, re.S).group(1)))
     assert sizes and all(w >= 200 and h >= 100 for w, h in sizes), sizes
     assert sizes[0][0] >= 500, "the cover's picture fills the page's width"
-
-
-class Pdf:
-    """The pages of a PDF as Chromium writes it: each page's size (points) and its text, read
-    through each font's ToUnicode map (enough of the format for a test, no PDF library)."""
-
-    def __init__(self, data: bytes) -> None:
-        assert data.startswith(b"%PDF")
-        self.objects: dict[int, bytes] = {}
-        self.streams: dict[int, bytes] = {}
-        for m in re.finditer(rb"(?m)^(\d+) 0 obj\s*", data):
-            n, at = int(m.group(1)), m.end()
-            if data.startswith(b"<<", at):
-                end = self._dict_end(data, at)
-                self.objects[n] = body = data[at:end]
-                rest = data[end:end + 20].lstrip()
-                if rest.startswith(b"stream"):
-                    start = data.index(b"stream", end) + len(b"stream")
-                    start += 2 if data[start:start + 2] == b"\r\n" else 1
-                    length = int(re.search(rb"/Length (\d+)", body).group(1))
-                    raw = data[start:start + length]
-                    self.streams[n] = zlib.decompress(raw) if b"/FlateDecode" in body else raw
-        root = self.objects[int(re.search(rb"/Root (\d+) 0 R", data).group(1))]
-        self.pages = self._leaves(int(re.search(rb"/Pages (\d+) 0 R", root).group(1)))
-
-    def _leaves(self, n: int) -> list[int]:
-        body = self.objects[n]
-        kids = re.search(rb"/Kids\s*\[([^\]]*)\]", body)
-        if kids is None:
-            return [n]
-        return [leaf for k in re.findall(rb"(\d+) 0 R", kids.group(1)) for leaf in self._leaves(int(k))]
-
-    @staticmethod
-    def _dict_end(data: bytes, at: int) -> int:
-        depth, i = 0, at
-        while True:
-            if data.startswith(b"<<", i):
-                depth, i = depth + 1, i + 2
-            elif data.startswith(b">>", i):
-                depth, i = depth - 1, i + 2
-                if depth == 0:
-                    return i
-            else:
-                i += 1
-
-    def _ref(self, body: bytes, key: bytes) -> bytes:
-        found = re.search(rb"/" + key + rb"\s*(\d+) 0 R", body)
-        return self.objects[int(found.group(1))] if found else body
-
-    def size(self, page: int) -> tuple[float, float]:
-        box = re.search(rb"/MediaBox\s*\[([^\]]*)\]", self.objects[page]).group(1).split()
-        return float(box[2]), float(box[3])
-
-    def _unicode(self, font: int) -> dict[int, str]:
-        ref = re.search(rb"/ToUnicode (\d+) 0 R", self.objects[font])
-        out: dict[int, str] = {}
-        if ref is None:
-            return out
-        cmap = self.streams[int(ref.group(1))]
-        for block in re.findall(rb"beginbfchar(.*?)endbfchar", cmap, re.S):
-            for a, b in re.findall(rb"<([0-9A-Fa-f]+)>\s*<([0-9A-Fa-f]+)>", block):
-                out[int(a, 16)] = bytes.fromhex(b.decode()).decode("utf-16-be", "replace")
-        for block in re.findall(rb"beginbfrange(.*?)endbfrange", cmap, re.S):
-            for a, b, c in re.findall(rb"<([0-9A-Fa-f]+)>\s*<([0-9A-Fa-f]+)>\s*<([0-9A-Fa-f]+)>", block):
-                first = int(c, 16)
-                for k in range(int(a, 16), int(b, 16) + 1):
-                    out[k] = chr(first + k - int(a, 16))
-        return out
-
-    def text(self, page: int) -> str:
-        body = self.objects[page]
-        resources = self._ref(body, b"Resources")
-        fonts_body = self._ref(resources, b"Font")
-        inner = re.search(rb"/Font\s*<<(.*?)>>", fonts_body, re.S)
-        names = re.findall(rb"/(\w+)\s+(\d+) 0 R", inner.group(1) if inner else fonts_body)
-        maps = {name: self._unicode(int(n)) for name, n in names}
-        contents = [int(n) for n in re.findall(rb"(\d+) 0 R",
-                                                re.search(rb"/Contents\s*(\[[^\]]*\]|\d+ 0 R)", body).group(1))]
-        words, current = [], {}
-        for n in contents:
-            stream = self.streams.get(n, b"")
-            for token in re.finditer(rb"/(\w+)\s+[\d.]+\s+Tf|<([0-9A-Fa-f]*)>|(ET)", stream):
-                if token.group(1):
-                    current = maps.get(token.group(1), {})
-                elif token.group(3):
-                    words.append(" ")
-                else:
-                    hexed = token.group(2)
-                    words.extend(current.get(int(hexed[i:i + 4], 16), "") for i in range(0, len(hexed), 4))
-        return re.sub(r"\s+", " ", "".join(words))
 
 
 @needs_browser

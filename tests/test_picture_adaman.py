@@ -89,15 +89,14 @@ def states(walks):
 
 
 def cards_shown(root: ET.Element) -> list[tuple[str, float]]:
-    """(name, top) of every face-up card: the name's lines joined, the card's rectangle's y."""
+    """(name, top) of every face-up card: its title, the card's rectangle's y."""
     out = []
     for g in root.iter(f"{SVG}g"):
         cls = g.get("class", "").split()
         if "st-card-group" not in cls or "st-face-down" in cls:
             continue
-        lines = [t.text or "" for t in g.iter(f"{SVG}text") if "st-name" in t.get("class", "").split()]
         rect = next(r for r in g.iter(f"{SVG}rect") if "st-card" in r.get("class", "").split())
-        out.append((" ".join(lines), float(rect.get("y"))))
+        out.append((g.find(f"{SVG}title").text, float(rect.get("y"))))
     return out
 
 
@@ -233,7 +232,7 @@ class StrictParser(HTMLParser):
         a = dict(attrs)
         if tag == "section":
             self.sections.append([])
-        if tag == "title" and "svg" in self.stack and self.sections and "section" in self.stack:
+        if tag == "title" and self.stack and self.stack[-1] == "svg" and self.sections and "section" in self.stack:
             self.sections[-1].append(a.get("id", ""))
         if tag not in self.VOID:
             self.stack.append(tag)

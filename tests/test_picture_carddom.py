@@ -116,8 +116,7 @@ def faces(root):
     for g in root.iter(f"{SVG}g"):
         if "st-card-group" in classes(g) and "st-face-down" not in classes(g):
             rect = g.find(f"{SVG}rect")
-            name = " ".join(t.text or "" for t in g.iter(f"{SVG}text") if "st-name" in classes(t))
-            out.append((name.lower(), float(rect.get("x")), float(rect.get("y"))))
+            out.append((g.find(f"{SVG}title").text.lower(), float(rect.get("x")), float(rect.get("y"))))
     return out
 
 
@@ -213,7 +212,7 @@ def test_the_words_say_what_the_picture_shows(logs, walks):
     assert "the location, the 8 of Clovers (a modest forest)" in pic.desc
     assert "taken from here" in pic.desc and "Stack 1 (row 1, left): unexplored, 4 cards face down." in pic.desc
     texts = [t.text for t in ET.fromstring(pic.svg).iter(f"{SVG}text")]
-    assert "a modest forest" in texts and "row 4" in texts and "back" in texts and "The overlord" in texts
+    assert "a modest forest" in " ".join(texts) and "row 4" in texts and "back" in texts and "The overlord" in texts
     start = picture.table(w.steps[0].before)
     assert "The overlord lies face down." in start.desc and "not dealt yet" in start.desc
 

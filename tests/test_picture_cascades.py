@@ -88,14 +88,13 @@ def groups(root: ET.Element, cls: str) -> list[ET.Element]:
 
 
 def names_face_up(root: ET.Element) -> list[str]:
-    """The name written on each card drawn face up in full (its lines joined)."""
+    """The name of each card drawn face up in full (its title: the lines on its face are fitted to it)."""
     out = []
     for g in groups(root, "st-card-group"):
         classes = g.get("class", "").split()
         if "st-peek" in classes or "st-face-down" in classes:
             continue
-        lines = [t.text or "" for t in g.iter(f"{SVG}text") if "st-name" in t.get("class", "").split()]
-        out.append(" ".join(lines))
+        out.append(g.find(f"{SVG}title").text)
     return out
 
 
@@ -161,7 +160,7 @@ def test_the_falls_are_rows_in_order_top_to_bottom(walks):
     spots = {}
     for g in groups(root, "st-card-group"):
         rect = g.find(f"{SVG}rect")
-        name = " ".join(t.text for t in g.iter(f"{SVG}text") if "st-name" in t.get("class", ""))
+        name = g.find(f"{SVG}title").text
         spots[name] = (float(rect.get("x")), float(rect.get("y")))
     for t, cards in enumerate(w.state.tiers):
         row = [spots[card_of(c)[2]] for c in cards]
@@ -335,7 +334,7 @@ def card_at(root: ET.Element, ring: ET.Element) -> str:
     for g in groups(root, "st-card-group"):
         rect = next(r for r in g.iter(f"{SVG}rect") if "st-card" in r.get("class", "").split())
         if abs(float(rect.get("x")) - x - 2.5) < 0.01 and abs(float(rect.get("y")) - y - 2.5) < 0.01:
-            return " ".join(t.text or "" for t in g.iter(f"{SVG}text") if "st-name" in t.get("class", "").split())
+            return g.find(f"{SVG}title").text  # the card's name, as its title says it
     raise AssertionError("the ring is around no card")
 
 

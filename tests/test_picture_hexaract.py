@@ -83,8 +83,7 @@ def card_groups(root: ET.Element) -> list[tuple[float, str]]:
         if "st-card-group" in classes and "st-face-down" not in classes:
             face = g.find(f"{SVG}rect")
             assert face is not None and face.get("class") == "st-card"
-            names = [t.text or "" for t in g.findall(f"{SVG}text") if "st-name" in t.get("class", "")]
-            out.append((float(face.get("x")), " ".join(names)))
+            out.append((float(face.get("x")), g.find(f"{SVG}title").text))
     return out
 
 
@@ -140,7 +139,7 @@ def check_picture(state, small: bool, prefix: str) -> None:
     # the dice: one die a die of the roll, the used ones in the dimmed group
     dice = [r for r in root.iter(f"{SVG}rect") if r.get("class") == "st-die"]
     assert len(dice) == (len(state.roll) if state.roll is not None else 0)
-    used_groups = [g for g in root.iter(f"{SVG}g") if g.get("class") == "st-hx-used"]
+    used_groups = [g for g in root.iter(f"{SVG}g") if g.get("class") == "st-spent"]
     used = sum(state.used) if state.roll is not None else 0
     assert sum(len(g.findall(f"{SVG}rect")) for g in used_groups) == used
     # harm on its track: ten cells, as many filled as the harm
@@ -403,9 +402,9 @@ def test_the_cover_of_a_game_over_shows_the_road_walked_and_the_six_pieces(walks
         cards = [g for g in root.iter(f"{SVG}g") if "st-hx-met" in g.get("class", "").split()]
         assert len(cards) == len(met) == len(set(met))
         texts = [t.text or "" for t in root.iter(f"{SVG}text")]
-        fates = [t for t in texts if t in ("thwarted", "turned", "surveyed", "passed", "still there")]
+        fates = [t for t in texts if t in ("thwarted", "turned", "surveyed", "passed", "remained")]
         assert len(fates) == len(met)
-        assert fates.count("still there") == sum(1 for c in state.journey if c)
+        assert fates.count("remained") == sum(1 for c in state.journey if c)
         assert fates.count("thwarted") == sum(1 for c in state.discard if kind_of(c) == "personality")
         for suit in decktet.SUITS:
             assert f"{suit}: {'won' if state.held(suit) else 'lost' if over else 'not yet'}" in texts

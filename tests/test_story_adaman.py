@@ -217,7 +217,7 @@ def test_the_mechanics_are_one_marked_line_a_play(games):
             for c in [target, *paid]:
                 assert f"{decktet.name(c)} ({RANK[c]})" in said or f"{decktet.Name(c)} ({RANK[c]})" in said
     css = games[0][3]
-    assert ".st-toggle:checked ~ main .st-mechanics" in css
+    assert "body:has(.st-toggle:checked) main .st-mechanics" in css
 
 
 def test_the_countdown_names_only_those_already_seen_and_comes_late(games):

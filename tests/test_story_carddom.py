@@ -189,7 +189,8 @@ def test_no_card_label_rank_suit_or_row_outside_the_mechanics(games):
         p = page(page_html)
         text = " ".join(p.narration)
         assert not CARD.findall(text), (path.name, CARD.findall(text)[:3])
-        captions = re.findall(r'<figure class="st-picture st-small">.*?<figcaption>(.*?)</figcaption>', page_html, re.S)
+        captions = re.findall(r'<figure class="st-picture st-small">.*?<span class="st-caption"[^>]*>(.*?)</span>',
+                              page_html, re.S)
         assert not [c for c in captions if CARD.search(c)], path.name  # the road's, in the story's words
         assert len(captions) == len([c for c in context(read(path))["story"]["chapters"] if c["kind"] == "place"])
 
@@ -229,7 +230,7 @@ def test_the_story_speaks_to_you_in_the_past(games):
 
 def test_the_mechanics_are_one_line_marked_for_the_toggle(games):
     style = (Path(__file__).resolve().parents[1] / "templates" / "_style.css.j2").read_text(encoding="utf-8")
-    assert ".st-toggle:checked ~ main .st-mechanics" in style
+    assert "body:has(.st-toggle:checked) main .st-mechanics" in style
     for path, md, page_html in games:
         p = page(page_html)
         assert page_html.count('class="st-mechanics"') == 1, path.name

@@ -196,6 +196,30 @@ def yaml_date(value: Any) -> str:
     return yaml_str(text)
 
 
+def human_date(value: Any) -> str:
+    """A moment as a reader says it: ``1 December 2026, 22:19 UTC`` from the log's
+    ``2026-12-01T22:19:47+00:00`` (another offset as ``UTC+02:00``); anything that is not a
+    moment is given back as it is."""
+    from datetime import datetime
+
+    text = "" if value is None else str(value)
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        return text
+    months = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+              "November", "December")
+    out = f"{moment.day} {months[moment.month - 1]} {moment.year}"
+    if "T" in text or " " in text.strip():
+        out += f", {moment.hour:02d}:{moment.minute:02d}"
+        offset = moment.utcoffset()
+        if offset is not None:
+            minutes = int(offset.total_seconds() // 60)
+            sign = "+" if minutes >= 0 else "-"
+            out += " UTC" if minutes == 0 else f" UTC{sign}{abs(minutes) // 60:02d}:{abs(minutes) % 60:02d}"
+    return out
+
+
 def card_name(card_id: Any, capital: bool = False) -> str:
     """A card named as a sentence names it: "the King of Hearts", "the Huntress"
     (``capital``: "The Huntress"). A card storyteller has no data for is named by its id."""
@@ -329,6 +353,7 @@ FILTERS: dict[str, Callable[..., Any]] = {
     "yaml": yaml_str,
     "yaml_list": yaml_list,
     "yaml_date": yaml_date,
+    "human_date": human_date,
     "join_and": join_and,
     "quote": quote,
     "code": code,

@@ -162,7 +162,7 @@ def _row_name(d: Drawing, y: float, name: str, notes: list[tuple[str, str]]) -> 
 
 def _tag(d: Drawing, x: float, y: float, words: str) -> None:
     """A word under a card (its centre at x, the card's bottom at y)."""
-    d.text(x + CARD_W / 2, y + CARD_H + 12, words, size=8.5, cls="st-text ad-note", anchor="middle")
+    d.text(x + CARD_W / 2, y + CARD_H + 12, words, size=8.5, cls="st-text ad-note", anchor="middle", within=CARD_W + 4)
 
 
 def _card(d: Drawing, x: float, y: float, card_id: str) -> None:

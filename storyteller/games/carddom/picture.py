@@ -25,7 +25,7 @@ from itertools import pairwise
 from typing import Any
 from collections.abc import Sequence
 
-from storyteller.telling.drawing import Drawing, Picture, card_of, mark, short_rank, wrap
+from storyteller.telling.drawing import SQUEEZE, SQUEEZE_WORD, Drawing, Picture, card_of, fit, mark, short_rank
 from storyteller.games.carddom.rules import (
     Cause, Enter, MoveTo, Take, COLUMNS, DEPTH, LAYERS, ROWS, place_of, row_of, subduers, where,
 )
@@ -83,9 +83,9 @@ class Layout:
     hand_words: int  # lines below a card of what you carry
 
 
-FULL = Layout(width=720, margin=10, label=34, card_w=60, card_h=84, gap=16, top=96, header=15, heads=12, words=3,
-              line=9, pad=4, row_gap=4, marker=9, font=7.5, hand_words=3)
-SMALL = Layout(width=480, margin=8, label=0, card_w=46, card_h=64, gap=5, top=76, header=14, heads=0, words=0,
+FULL = Layout(width=720, margin=10, label=44, card_w=60, card_h=80, gap=16, top=86, header=18, heads=16, words=3,
+              line=14, pad=2, row_gap=2, marker=10, font=13.5, hand_words=3)
+SMALL = Layout(width=480, margin=8, label=0, card_w=40, card_h=56, gap=5, top=68, header=14, heads=0, words=0,
                line=8, pad=6, row_gap=4, marker=8, font=7, hand_words=0)
 
 
@@ -203,7 +203,7 @@ def table(state, prefix: str = "st", small: bool = False, walk: Sequence[int] | 
             d.text(lay.margin, mid - 2, f"row {row}", size=9, cls="st-text st-heading")
             name = "back" if row == ROWS else "front" if row == 1 else ""
             if name:
-                d.text(lay.margin, mid + 9, name, size=8, cls="st-text st-muted")
+                d.text(lay.margin, mid + 2 + max(9.0, d.least), name, size=8, cls="st-text st-muted")
 
     # The overlord, beyond the back row between its two stacks.
     lord_x, lord_y = centre - lay.card_w / 2, lay.margin + (lay.top - lay.card_h) / 2 - 2
@@ -305,7 +305,7 @@ def _stack(d: Drawing, tell, state, stack: int, x: float, y: float, cell_w: floa
         title += f" · {where(stack)}"
     elif place:
         title += f" · {place}"
-    size = 9.5 if lay.words else 8.5
+    size = max(9.5 if lay.words else 8.5, d.least)
     d.text(x, y + lay.header - 3.5, title, size=size, cls="st-text st-stack-title")
     if here and (len(title) + 14) * size * 0.56 < cell_w:  # where the title leaves room for it
         d.text(x + cell_w, y + lay.header - 3.5, "you are here", size=size - 1, cls="st-text st-heading", anchor="end")
@@ -324,14 +324,16 @@ def _stack(d: Drawing, tell, state, stack: int, x: float, y: float, cell_w: floa
                 words = _words(tell, card_id, layer)
                 if _joker(card_id):
                     words += ": the journey ends here" if _ends(state) else ", never to be taken"
-                _lines(d, wrap(words, 18)[: lay.words], cx + lay.card_w / 2, top + lay.card_h + 9, lay,
+                _lines(d, _fitted(words, lay)[: lay.words], cx + lay.card_w / 2,
+                       top + lay.card_h + lay.font, lay,
                        "st-text st-danger-text" if _joker(card_id) else "st-text st-words")
         elif depth == len(cards):
             left = DEPTH - len(cards)
             d.back(cx, top, w=lay.card_w, h=lay.card_h, count=left)
             if lay.words:
                 words = "unexplored" if left == DEPTH else f"{left} face down"
-                _lines(d, [words], cx + lay.card_w / 2, top + lay.card_h + 9, lay, "st-text st-muted")
+                _lines(d, _fitted(words, lay), cx + lay.card_w / 2,
+                       top + lay.card_h + lay.font, lay, "st-text st-muted")
 
 
 def _face(d: Drawing, card_id: str, x: float, y: float, lay: Layout) -> None:
@@ -343,9 +345,15 @@ def _face(d: Drawing, card_id: str, x: float, y: float, lay: Layout) -> None:
                cls="st-text st-danger-text", anchor="middle")
 
 
+def _fitted(words: str, lay: Layout) -> list[str]:
+    """Words under a card, in lines that keep to its column (a little narrower if need be)."""
+    room = lay.card_w + lay.gap - 2
+    return fit(words, room / SQUEEZE, lay.font, room / SQUEEZE_WORD)
+
+
 def _lines(d: Drawing, lines: list[str], x: float, y: float, lay: Layout, cls: str) -> None:
     for i, words in enumerate(lines):
-        d.text(x, y + i * lay.line, words, size=lay.font, cls=cls, anchor="middle")
+        d.text(x, y + i * lay.line, words, size=lay.font, cls=cls, anchor="middle", within=lay.card_w + lay.gap - 2)
 
 
 def _taken_mark(d: Drawing, card_id: str, x: float, y: float, lay: Layout) -> None:
@@ -365,6 +373,7 @@ def _taken_mark(d: Drawing, card_id: str, x: float, y: float, lay: Layout) -> No
 def _lord_words(d: Drawing, tell, state, x: float, y: float, lay: Layout) -> None:
     """The overlord's words, to the right of its card."""
     big, size = (11.0, 9.0) if lay.words else (9.5, 8.0)
+    big, size = max(big, d.least * 1.1), max(size, d.least)
     lines: list[tuple[str, str]] = [("The overlord", "st-text st-heading")]
     if not state.overlord and _ends(state):
         lines.append(("never faced: a Joker ended", "st-text st-danger-text"))
@@ -376,7 +385,7 @@ def _lord_words(d: Drawing, tell, state, x: float, y: float, lay: Layout) -> Non
         if _joker(state.overlord):
             lines.append(("a Joker: no overlord to subdue", "st-text st-danger-text"))
         else:
-            for part in wrap(tell.overlord(state.overlord), 36 if lay.words else 40):
+            for part in fit(tell.overlord(state.overlord), lay.width - lay.margin - x, size):
                 lines.append((part, "st-text st-words"))
         if state.result is not None and state.result.cause in (Cause.SUBDUED, Cause.NOT_SUBDUED, Cause.JOKER_OVERLORD):
             ok = state.result.won
@@ -390,21 +399,21 @@ def _lord_words(d: Drawing, tell, state, x: float, y: float, lay: Layout) -> Non
 def _hand(d: Drawing, tell, state, top: float, lay: Layout) -> None:
     """Below the front row: you (the character card) and what you carry."""
     m, w, h = lay.margin, lay.card_w, lay.card_h
-    size = 9.5 if lay.words else 8.5
+    size = max(9.5 if lay.words else 8.5, d.least)
     d.text(m, top + 10, "You", size=size, cls="st-text st-heading")
     cy = top + 16
     if state.character:
         _face(d, state.character, m, cy, lay)
         if lay.hand_words:
             words = f"{tell.role(state.character)} seeking {tell.goal(state.character)}"
-            lines = [(part, "st-text st-words") for part in wrap(words, 21)]
+            lines = [(part, "st-text st-words") for part in fit(words, w + (34 if lay.words else 22) - 6, lay.font)]
             by_rank, by_suit = _subduers(state)
             held = [p for p, ok in (("its rank", state.character in by_rank), ("its suit", state.character in by_suit))
                     if ok]
             if held:
                 lines.append((" and ".join(held), "st-text st-ok-text"))
             for j, (words, cls) in enumerate(lines[: lay.hand_words]):
-                d.text(m, cy + h + 9 + j * lay.line, words, size=lay.font, cls=cls)
+                d.text(m, cy + h + lay.font + j * lay.line, words, size=lay.font, cls=cls)
     else:
         d.slot(m, cy, w=w, h=h, label="character")
     hx = m + w + (34 if lay.words else 22)
@@ -424,13 +433,14 @@ def _hand(d: Drawing, tell, state, top: float, lay: Layout) -> None:
         _face(d, card_id, x, cy, lay)
         d.rect(x - 1.5, cy - 1.5, w + 3, h + 3, "st-outline st-taken", rx=6)
         if lay.hand_words:
-            lines = [(f"from stack {origin[card_id]}", "st-text st-words")] if card_id in origin else []
+            lines = [(part, "st-text st-words") for part in fit(f"from stack {origin[card_id]}", step - 2, lay.font)] \
+                if card_id in origin else []
             if card_id in by_rank:
                 lines.append(("its rank", "st-text st-ok-text"))
             if card_id in by_suit:
                 lines.append(("its suit", "st-text st-ok-text"))
             for j, (words, cls) in enumerate(lines[: lay.hand_words]):
-                d.text(x + w / 2, cy + h + 9 + j * lay.line, words, size=lay.font, cls=cls, anchor="middle")
+                d.text(x + w / 2, cy + h + lay.font + j * lay.line, words, size=lay.font, cls=cls, anchor="middle")
 
 
 def _subduers(state) -> tuple[list[str], list[str]]:

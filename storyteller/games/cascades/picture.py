@@ -17,13 +17,10 @@
 story's turning points: the source, the water reaching the third fall, and each fall as
 far as the water took it (see :func:`moments`).
 
-The cards are drawn here from the drawing module's primitives (``rect``, ``text``,
-``suit``), with the classes and the look of :meth:`Drawing.card`: a row of twelve cards
-must fit 480 units, and ``card`` writes the names of cards that narrow at six units, too
-small to read; here a name is written at seven (eight and a half in the full picture),
-a little smaller only when one of its words is long (never under six). A fall too long
-for one row (the Pawns and Courts make sixteen) goes on two. The peeking cards of the
-waste show their corner only (rank and suits), as they do on a table.
+The cards face up are :meth:`Drawing.card`'s (their names fitted inside them at the
+picture's least size); a fall too long for one row (the Pawns and Courts make sixteen) goes
+on two. The peeking cards of the waste show their corner only (rank and suits), as they do
+on a table.
 """
 
 from __future__ import annotations
@@ -33,7 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from storyteller.core import decktet
-from storyteller.telling.drawing import Drawing, Picture, card_of, mark, mark_width, short_rank, wrap
+from storyteller.telling.drawing import Drawing, Picture, card_of, mark, mark_width, short_rank
 from storyteller.games.cascades.rules import (
     PAWNS_COURTS, RANKS, RESERVE_NAMES, RESERVES, TIERS, CascadesState, Play, place_of, reserve_draw,
 )
@@ -194,32 +191,11 @@ def describe(state: CascadesState) -> str:
 # -- drawing ----------------------------------------------------------------------------
 
 
-def _name_font(name: str, w: float, most: float) -> float:
-    """The size of a card's name: ``most``, or less for a long word (never under 6)."""
-    longest = max((len(word) for word in name.split()), default=1)
-    return max(6.0, min(most, (w - 4) / (0.55 * longest)))
-
-
 def face(d: Drawing, x: float, y: float, card_id: str, w: float, h: float, most: float) -> None:
-    """A card face up, as :meth:`Drawing.card` draws one (rank in the corner, the suits, the
-    name), its name kept legible on a narrow card."""
+    """A card face up, as :meth:`Drawing.card` draws one (rank and suits in the corner, its
+    suits large, its name inside it, legible at the picture's size)."""
     rank, suits, name = card_of(card_id)
-    d.add('<g class="st-card-group">')
-    d.rect(x, y, w, h, "st-card", rx=max(3.0, w * 0.08))
-    corner = max(8.0, w * 0.2)
-    d.text(x + 3, y + corner + 1, short_rank(rank), size=corner, cls="st-text st-rank")
-    if suits:
-        size = min(w * 0.3, (w - 6) / len(suits))
-        top = y + corner + 4
-        left = x + (w - size * len(suits)) / 2
-        for i, s in enumerate(suits):
-            d.suit(s, left + i * size, top, size * 0.92)
-    font = _name_font(name, w, most)
-    lines = wrap(name, max(3, int((w - 4) / (0.5 * font))))
-    base = y + h - 4 - (len(lines) - 1) * (font + 1)
-    for i, words in enumerate(lines):
-        d.text(x + w / 2, base + i * (font + 1), words, size=font, cls="st-text st-name", anchor="middle")
-    d.add("</g>")
+    d.card(x, y, rank, suits, name, w=w, h=h)
 
 
 def edge(d: Drawing, x: float, y: float, card_id: str, w: float, h: float, strip: float) -> None:

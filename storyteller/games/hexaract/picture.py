@@ -33,13 +33,11 @@ KIND_WORD = {"personality": "a personality", "location": "a location", "event": 
 CSS = """
 .st-hx-token { fill: #f3eee3; stroke: #3a342c; stroke-width: 1; }
 .st-hx-lacking { fill: none; stroke: #8a8176; stroke-width: 1; stroke-dasharray: 3 2; }
-.st-hx-faint { opacity: 0.3; }
 .st-hx-tired { fill: #7a4a12; }
 .st-hx-tired-text { fill: #ffffff; font-weight: 700; letter-spacing: 0.04em; }
 .st-hx-cell { fill: #e8e2d6; stroke: #8a8176; stroke-width: 1; }
 .st-hx-harm-low { fill: #2e6b2e; } .st-hx-harm-middle { fill: #8a5a00; } .st-hx-harm-high { fill: #b3261e; }
 .st-hx-cell-on { fill: #ffffff; font-weight: 700; }
-.st-hx-used { opacity: 0.35; }
 .st-hx-head { font-weight: 700; }
 @media (prefers-color-scheme: dark) {
   .st-hx-token { fill: #3a3631; stroke: #d8d0c2; }
@@ -120,7 +118,7 @@ def _token(d: Drawing, suit: str, cx: float, cy: float, r: float, held: bool) ->
         d.suit(suit, cx - g / 2, cy - g / 2, g)
     else:
         d.circle(cx, cy, r, "st-hx-lacking")
-        d.add('<g class="st-hx-faint">')
+        d.add('<g class="st-faded">')
         d.suit(suit, cx - g / 2, cy - g / 2, g)
         d.add("</g>")
 
@@ -187,7 +185,7 @@ def _deck(d: Drawing, state, L: Layout) -> None:
     if L.words:
         d.text(L.deck_x, below, f"{plural(state.deck_left, 'card')} left", size=L.text, cls="st-text")
         d.text(L.deck_x, below + L.text + 4, f"Discard pile: {plural(len(state.discard), 'card')}", size=L.text,
-               cls="st-text st-muted")
+               cls="st-text st-muted", within=L.width - L.deck_x - 4)
     else:
         d.text(L.deck_x, below, f"{state.deck_left} left", size=L.text, cls="st-text")
         d.text(L.deck_x, below + L.text + 3, f"Discard pile: {len(state.discard)}", size=L.text,
@@ -213,7 +211,7 @@ def _roll(d: Drawing, state, L: Layout, rolled: bool = False) -> None:
     if used:
         x += gap * 2
         d.text(x, top - 3, "used", size=L.text * 0.85, cls="st-text st-muted")
-        d.add('<g class="st-hx-used">')
+        d.add('<g class="st-spent">')
         for value in used:
             d.die(x, top, value, L.die)
             x += L.die + gap
@@ -523,7 +521,7 @@ def change_words(state, change: Change) -> str:
 def _gone(d: Drawing, change: Change, L: Layout, top: float) -> None:
     """The band below the table: ghosts of the cards that left the road, and of the tokens
     that left your supply, each with a word of why."""
-    w, h = L.card_w * 0.75, L.card_h * 0.75
+    w, h = L.card_w * 0.8, L.card_h * 0.75
     since = f"Gone since day {change.since}" if change.since else "Gone since the start"
     d.text(L.x0, top + L.text + 2, since, size=L.text + 1, cls="st-text st-hx-head")
     y = top + L.text + 10
@@ -532,7 +530,7 @@ def _gone(d: Drawing, change: Change, L: Layout, top: float) -> None:
         ghost(d, x, y, card_id, why, w=w, h=h, size=L.text)
         if card_id in change.just:  # what the last step did
             mark(d, x, y, w, h, pad=2.5)
-        x += w + 8
+        x += w + 12
     r = L.supply_r
     for suit, why, _ in change.tokens:
         cx = x + r + 6
@@ -558,7 +556,7 @@ def scene(state, steps: Sequence, prefix: str = "st", seed: str = "") -> Picture
 
 def road(steps: Sequence) -> list[tuple[str, str]]:
     """Every card the journey met, in the order met, with its fate: thwarted, turned,
-    surveyed, passed, or "still there" at the end."""
+    surveyed, passed, or "remained" at the end."""
     order: list[str] = []
     fate: dict[str, str] = {}
     for step in steps:
@@ -567,7 +565,7 @@ def road(steps: Sequence) -> list[tuple[str, str]]:
         drawn = step.drawn
         if drawn is not None and place_of(drawn.to) is not None and drawn.card not in fate:
             order.append(drawn.card)
-            fate[drawn.card] = "still there"
+            fate[drawn.card] = "remained"
         for card_id, why in _left(step):
             fate[card_id] = why
     return [(c, fate[c]) for c in order]
@@ -649,8 +647,8 @@ def _road(state, met: list[tuple[str, str]], prefix: str) -> Picture:
         for k, suit in enumerate(suits):
             d.suit(suit, x + (mw - glyph * len(suits)) / 2 + k * glyph, y + 22, glyph * 0.92)
         d.add("</g>")
-        cls = "st-text st-hx-fate" + (" st-muted" if why == "still there" else "")
-        d.text(x + mw / 2, y + mh + 13, why, size=10, cls=cls, anchor="middle")
+        cls = "st-text st-hx-fate" + (" st-muted" if why == "remained" else "")
+        d.text(x + mw / 2, y + mh + 13, why, size=10, cls=cls, anchor="middle", within=pitch - 8)
 
     # the six pieces
     missing = state.missing_suits()
