@@ -271,7 +271,8 @@ def test_the_path_walks_every_move_returns_included_to_where_you_are(walks):
             if len(walked) > len(set(walked)):
                 returns += 1
                 assert "returns included" in pic.desc and f"ends where you are, at stack {state.position}" in pic.desc
-                assert any((t.text or "").startswith("\u00d7") for t in root.iter(f"{SVG}text"))
+                if not small:  # the cover says how often a way was walked
+                    assert any((t.text or "").startswith("\u00d7") for t in root.iter(f"{SVG}text"))
             rings = [c for c in root.iter(f"{SVG}circle") if "st-here-ring" in classes(c)]
             assert len(rings) == (1 if state.position is not None else 0)
     assert returns

@@ -660,9 +660,161 @@ def change_words(tell, state, change: Change) -> str:
 
 
 def scene(state, steps: Sequence[Any], prefix: str = "st", seed: str = "") -> Picture:
-    """The small picture of a place of the road: the realm after ``steps``, the path walked
-    through every move (returns included) to where you are, the card just turned up marked."""
-    return table(state, prefix, small=True, walk=walk_of(steps), change=change_of(steps))
+    """The small picture of a place of the road (:func:`compact`): the realm after ``steps``,
+    the path walked through every move (returns included) to where you are, the card just
+    turned up marked."""
+    return compact(state, prefix, walk=walk_of(steps), change=change_of(steps))
+
+
+# -- a place of the road, compact -------------------------------------------------------------
+#
+# A story has a picture at every place of the road: each is a map of the realm a third of an
+# A5 page tall, not the whole table. Each stack is a tile: its location (face up, or the
+# stack face down with how many cards it holds), its number and place, and a line of what
+# else it holds (where you are, what you took from it, how many cards are still face down);
+# the path runs up the gutter between the two columns; above them, you and what you carry,
+# and the overlord. The cover (:func:`table`) shows every card with its words.
+
+MINI_W, MINI_H = 30.0, 42.0  # a card in the compact picture
+GUTTER = 46.0  # between the two columns of stacks: the path runs there
+TILE_GAP = 3.0
+
+
+def compact(state, prefix: str = "st", walk: Sequence[int] | None = None, change: Change | None = None) -> Picture:
+    """The realm at a place of the road, 480 wide and about a third of that tall (see above)."""
+    tell = _teller()
+    width, m = 480.0, 8.0
+    tile_w = (width - 2 * m - GUTTER) / COLUMNS
+    tile_h = MINI_H + 6
+    band = MINI_H + 4  # you, what you carry, the overlord
+    top = m + band + 8
+    height = top + ROWS * tile_h + (ROWS - 1) * TILE_GAP + m
+    title = _scene_title(tell, state) if change is not None else _title(tell, state, True)
+    desc = _desc(tell, state, True, walk)
+    if change is not None:
+        desc = change_words(tell, state, change) + " " + desc
+    d = Drawing(width, height, title, desc, prefix=prefix, css=CSS)
+    size = d.least
+    centre = m + tile_w + GUTTER / 2
+
+    def tile(stack: int) -> tuple[float, float]:
+        row, col = row_of(stack), (stack - 1) % COLUMNS
+        return m + col * (tile_w + GUTTER), top + (ROWS - row) * (tile_h + TILE_GAP)
+
+    def marker_at(stack: int) -> tuple[float, float]:
+        x, y = tile(stack)
+        left = (stack - 1) % COLUMNS == 0
+        return (x + tile_w + 12 if left else x - 12), y + tile_h / 2
+
+    for stack in range(1, ROWS * COLUMNS + 1):
+        x, y = tile(stack)
+        _tile(d, tell, state, stack, x, y, tile_w, tile_h, size)
+        if change is not None and change.stack == stack and change.depth is not None:
+            if change.depth == 0 and state.stacks[stack - 1]:  # its location, just turned up
+                mark(d, x + 4, y + 3, MINI_W, MINI_H, pad=2.5)
+            elif change.depth < len(state.stacks[stack - 1]):  # a card under it: the tile
+                mark(d, x, y, tile_w, tile_h, pad=2)
+
+    # you and what you carry, at the left of the band; the overlord over the gutter
+    lord_x = centre - MINI_W / 2
+    d.text(m, m + MINI_H / 2 + size * 0.35, "You", size=size, cls="st-text st-heading")
+    cx = m + size * 2.6
+    if state.character:
+        _mini(d, state.character, cx, m)
+    else:
+        d.slot(cx, m, MINI_W, MINI_H)
+    hx = cx + MINI_W + 8
+    if state.taken:
+        room = lord_x - 10 - hx
+        step = min(MINI_W + 3, (room - MINI_W) / max(1, len(state.taken) - 1))
+        for i, card_id in enumerate(state.taken):
+            _mini(d, card_id, hx + i * step, m)
+            d.rect(hx + i * step - 1.5, m - 1.5, MINI_W + 3, MINI_H + 3, "st-outline st-taken", rx=5)
+    else:
+        d.text(hx, m + MINI_H / 2 + size * 0.35, "carrying nothing yet", size=size, cls="st-text st-muted",
+               within=lord_x - 10 - hx)
+    if state.overlord:
+        _mini(d, state.overlord, lord_x, m)
+        if change is not None and change.kind == "overlord":
+            mark(d, lord_x, m, MINI_W, MINI_H, pad=2.5)
+    else:
+        d.back(lord_x, m, w=MINI_W, h=MINI_H)
+    words: list[tuple[str, str]] = [("The overlord", "st-text st-heading")]
+    if not state.overlord:
+        words.append(("never faced" if _ends(state) else "face down, beyond the back row", "st-text st-muted"))
+    elif _joker(state.overlord):
+        words.append(("a Joker: no overlord to subdue", "st-text st-danger-text"))
+    else:
+        words.append((tell.overlord(state.overlord), "st-text st-words"))
+        if state.result is not None and state.result.cause in (Cause.SUBDUED, Cause.NOT_SUBDUED):
+            words.append(("Subdued: you won." if state.result.won else "Not subdued: you lost.",
+                          "st-text st-ok-text" if state.result.won else "st-text st-danger-text"))
+    wx = lord_x + MINI_W + 8
+    for i, (line, cls) in enumerate(words[:3]):
+        d.text(wx, m + size + i * size * 1.2, line, size=size, cls=cls, within=width - m - wx)
+
+    # the path: every move, a way walked again beside the one before, to where you are
+    stops = list(walk) if walk else list(state.visited)
+    points = _path([marker_at(s) for s in stops], stops, 3.5)
+    if len(points) > 1:
+        d.line(points, "st-path")
+        _head(d, points[-2], points[-1], 7.5 + 3)
+    if state.overlord and state.position is not None:
+        mx, my = marker_at(state.position)
+        d.line([(mx, my), (centre, my), (centre, m + MINI_H)], "st-path st-to-lord")
+    for k, stack in enumerate(state.visited, start=1):
+        mx, my = marker_at(stack)
+        if stack == state.position:
+            d.circle(mx, my, 7.5 + 3, "st-here-ring")
+        d.circle(mx, my, 7.5, "st-step")
+        d.text(mx, my + size * 0.36, str(k), size=size, cls="st-text st-step-text", anchor="middle")
+    return d.picture()
+
+
+def _mini(d: Drawing, card_id: str, x: float, y: float) -> None:
+    """A card face up, small (a Joker says so across its face)."""
+    rank, suits, _ = card_of(card_id)
+    d.card(x, y, rank, suits, _name(card_id), w=MINI_W, h=MINI_H)
+
+
+def _tile(d: Drawing, tell, state, stack: int, x: float, y: float, w: float, h: float, size: float) -> None:
+    """A stack in the compact picture: its location, its number and place, and what else it
+    holds, in a line."""
+    cards = state.stacks[stack - 1]
+    here = state.position == stack
+    d.rect(x, y, w, h, "st-cell", rx=5)
+    if here:
+        d.rect(x, y, w, h, "st-here", rx=5)
+    cx, cy = x + 4, y + 3
+    taken = state.taken_from.get(stack)
+    if cards:
+        _mini(d, cards[0], cx, cy)
+        if taken == cards[0]:
+            d.rect(cx - 1.5, cy - 1.5, MINI_W + 3, MINI_H + 3, "st-outline st-taken", rx=5)
+    else:
+        d.back(cx, cy, w=MINI_W, h=MINI_H, count=DEPTH)
+    tx = cx + MINI_W + 7
+    room = x + w - 4 - tx
+    place = _place(tell, state, stack) or "unexplored"
+    d.text(tx, y + h / 2 - size * 0.25, f"{stack} \u00b7 {place}", size=size, cls="st-text st-stack-title",
+           within=room)
+    notes: list[tuple[str, str]] = []
+    if here:
+        notes.append(("you are here", "st-heading"))
+    joker = next((c for c in cards if _joker(c)), None)
+    if joker is not None:
+        notes.append(("a Joker: the journey ends" if _ends(state) and here else "a Joker, never taken",
+                      "st-danger-text"))
+    if taken is not None:
+        layer = LAYERS[cards.index(taken)] if taken in cards else "card"
+        notes.append((f"its {layer} taken", "st-taken-label"))
+    if cards and DEPTH - len(cards):
+        notes.append((f"{DEPTH - len(cards)} face down", "st-muted"))
+    elif cards:
+        notes.append(("all turned up", "st-muted"))
+    if notes:
+        line = " \u00b7 ".join(words for words, _ in notes[:2])
+        d.text(tx, y + h / 2 + size * 1.05, line, size=size, cls="st-text " + notes[0][1], within=room)
 
 
 def cover(state, steps: Sequence[Any], prefix: str = "cover", seed: str = "") -> Picture:
