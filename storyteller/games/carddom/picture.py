@@ -6,11 +6,14 @@ remain, the path walked (the stacks in the order first entered, numbered and joi
 traveller's place, the cards taken (marked where they lay, and shown in a row with the
 character card), and the overlord beyond the back row, face down until faced.
 
-``table(state)`` draws the whole table (at most 720 units wide): every card with its words.
-``table(state, small=True)`` draws it at a turning point of the story (at most 480 wide):
-the same realm with smaller cards and each stack named by its place, without the words of
-each card. ``moments(steps)``: one picture per chapter of the story's road, the table as it
-was when the traveller first reached that place (its location turned up).
+``table(state)`` draws the whole table (at most 720 units wide): every card with its words;
+the story's cover is this table with the whole walk (:func:`cover`). ``table(state,
+small=True)`` draws the same realm at most 480 wide, with smaller cards and each stack named
+by its place, without the words of each card. ``moments(steps)``: one picture per chapter
+of the story's road, the table as it was when the traveller first reached that place (its
+location turned up), drawn compact (:func:`scene`, :func:`compact`: a map of the realm about
+a quarter of an A5 page tall, the road running from the front at the left to the back at the
+right).
 
 Besides :mod:`storyteller.telling.drawing`'s pieces this module draws, from its primitives, the
 mark left where a card was taken (an empty dashed place, green, with the card's rank and
@@ -23,9 +26,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any
+from collections.abc import Callable
 from collections.abc import Sequence
 
-from storyteller.telling.drawing import SQUEEZE, SQUEEZE_WORD, Drawing, Picture, card_of, fit, mark, short_rank
+from storyteller.telling.drawing import (
+    SQUEEZE, SQUEEZE_WORD, Drawing, Picture, card_of, fit, mark, short_rank, text_width,
+)
 from storyteller.games.carddom.rules import (
     Cause, Enter, MoveTo, Take, COLUMNS, DEPTH, LAYERS, ROWS, place_of, row_of, subduers, where,
 )
@@ -253,22 +259,32 @@ def table(state, prefix: str = "st", small: bool = False, walk: Sequence[int] | 
 LANES = 3  # a way walked again is drawn beside the way before it, up to this many lines
 
 
-def _path(points: list[tuple[float, float]], stops: list[int], lane: float) -> list[tuple[float, float]]:
+def _path(points: list[tuple[float, float]], stops: list[int], lane: float,
+          side: Callable[[int, int], tuple[float, float]] | None = None) -> list[tuple[float, float]]:
     """The path's points: each way between two stacks, walked again, ``lane`` units beside
-    the way before it, towards the middle of the gutter (so a return shows and the lines
-    stay off the stacks), up to :data:`LANES` lines."""
+    the way before it, to the ``side`` of it (by default towards the middle of the gutter
+    between the two columns, so a return shows and the lines stay off the stacks), up to
+    :data:`LANES` lines."""
     if len(points) < 2:
         return points
+    side = side or _inwards
     walked: dict[tuple[int, int], int] = {}
     out: list[tuple[float, float]] = []
     for (a, b), ((x0, y0), (x1, y1)) in zip(pairwise(stops), pairwise(points)):
         key = (min(a, b), max(a, b))
         n = min(walked.get(key, 0), LANES - 1)
         walked[key] = walked.get(key, 0) + 1
-        left = [(s - 1) % COLUMNS == 0 for s in key]
-        dx, dy = (1, 0) if all(left) else (-1, 0) if not any(left) else (0, -1)
+        dx, dy = side(*key)
         out += [(x0 + dx * n * lane, y0 + dy * n * lane), (x1 + dx * n * lane, y1 + dy * n * lane)]
     return out
+
+
+def _inwards(a: int, b: int) -> tuple[float, float]:
+    """Towards the middle of the gutter between the columns, in the table as the cover draws it
+    (the columns upright): a way up the left column to the right, up the right one to the
+    left, a way across it upwards."""
+    left = [(s - 1) % COLUMNS == 0 for s in (a, b)]
+    return (1, 0) if all(left) else (-1, 0) if not any(left) else (0, -1)
 
 
 def _walked(stops: list[int]) -> dict[tuple[int, int], int]:
@@ -666,6 +682,13 @@ def scene(state, steps: Sequence[Any], prefix: str = "st", seed: str = "") -> Pi
     return compact(state, prefix, walk=walk_of(steps), change=change_of(steps))
 
 
+def cover(state, steps: Sequence[Any], prefix: str = "cover", seed: str = "") -> Picture:
+    """The story's cover: the whole realm as the journey left it, the path walked through every
+    move to where you stood, the last card turned up (the overlord, or the Joker that ended
+    the journey) marked; its words open with the ending."""
+    return table(state, prefix, walk=walk_of(steps), change=change_of(steps), ending=True)
+
+
 # -- a place of the road, compact -------------------------------------------------------------
 #
 # A story has a picture at every place of the road: each is a map of the realm a third of an
@@ -675,48 +698,60 @@ def scene(state, steps: Sequence[Any], prefix: str = "st", seed: str = "") -> Pi
 # the path runs up the gutter between the two columns; above them, you and what you carry,
 # and the overlord. The cover (:func:`table`) shows every card with its words.
 
-MINI_W, MINI_H = 30.0, 42.0  # a card in the compact picture
-GUTTER = 46.0  # between the two columns of stacks: the path runs there
-TILE_GAP = 3.0
+MINI_W, MINI_H = 28.0, 39.0  # a card in the compact picture
+LANE_GAP = 28.0  # between the two lines of stacks: the path runs there
+TILE_GAP = 4.0
 
 
 def compact(state, prefix: str = "st", walk: Sequence[int] | None = None, change: Change | None = None) -> Picture:
-    """The realm at a place of the road, 480 wide and about a third of that tall (see above)."""
+    """The realm at a place of the road, 480 wide and about 200 tall: the road runs from the
+    front (row 1, at the left) to the back (row 4, at the right), the left-hand stacks above
+    the path and the right-hand ones below it; you and what you carry above them, the
+    overlord at the right, beyond the back row."""
     tell = _teller()
-    width, m = 480.0, 8.0
-    tile_w = (width - 2 * m - GUTTER) / COLUMNS
-    tile_h = MINI_H + 6
-    band = MINI_H + 4  # you, what you carry, the overlord
-    top = m + band + 8
-    height = top + ROWS * tile_h + (ROWS - 1) * TILE_GAP + m
+    width, m = 480.0, 6.0
+    tile_w = (width - 2 * m - (ROWS - 1) * TILE_GAP) / ROWS
+    tile_h = MINI_H + 5
+    top = m + MINI_H + 6  # the left-hand stacks
+    gutter = top + tile_h  # the path's lane, from here down LANE_GAP
+    height = gutter + LANE_GAP + tile_h + m
     title = _scene_title(tell, state) if change is not None else _title(tell, state, True)
     desc = _desc(tell, state, True, walk)
     if change is not None:
         desc = change_words(tell, state, change) + " " + desc
     d = Drawing(width, height, title, desc, prefix=prefix, css=CSS)
     size = d.least
-    centre = m + tile_w + GUTTER / 2
 
     def tile(stack: int) -> tuple[float, float]:
         row, col = row_of(stack), (stack - 1) % COLUMNS
-        return m + col * (tile_w + GUTTER), top + (ROWS - row) * (tile_h + TILE_GAP)
+        return m + (row - 1) * (tile_w + TILE_GAP), top if col == 0 else gutter + LANE_GAP
 
     def marker_at(stack: int) -> tuple[float, float]:
-        x, y = tile(stack)
+        """A left-hand stack's step a little left of its tile's middle and near its lane's
+        top, a right-hand one's a little right and near the bottom: never on each other."""
+        x, _ = tile(stack)
         left = (stack - 1) % COLUMNS == 0
-        return (x + tile_w + 12 if left else x - 12), y + tile_h / 2
+        return x + tile_w / 2 + (-9 if left else 9), gutter + (8 if left else LANE_GAP - 8)
+
+    def side(a: int, b: int) -> tuple[float, float]:
+        """Towards the middle of the path's lane: a way along the left-hand stacks downwards,
+        along the right-hand ones upwards, a way across the lane to the right."""
+        left = [(s - 1) % COLUMNS == 0 for s in (a, b)]
+        return (0, 1) if all(left) else (0, -1) if not any(left) else (1, 0)
 
     for stack in range(1, ROWS * COLUMNS + 1):
         x, y = tile(stack)
         _tile(d, tell, state, stack, x, y, tile_w, tile_h, size)
         if change is not None and change.stack == stack and change.depth is not None:
             if change.depth == 0 and state.stacks[stack - 1]:  # its location, just turned up
-                mark(d, x + 4, y + 3, MINI_W, MINI_H, pad=2.5)
+                mark(d, x + 3, y + 3, MINI_W, MINI_H, pad=2.5)
             elif change.depth < len(state.stacks[stack - 1]):  # a card under it: the tile
                 mark(d, x, y, tile_w, tile_h, pad=2)
+    ends = gutter + LANE_GAP / 2 + size * 0.36
+    d.text(m, ends, "front", size=size, cls="st-text st-muted")
+    d.text(width - m, ends, "back", size=size, cls="st-text st-muted", anchor="end")
 
-    # you and what you carry, at the left of the band; the overlord over the gutter
-    lord_x = centre - MINI_W / 2
+    # you and what you carry, at the left above the stacks; the overlord at the right
     d.text(m, m + MINI_H / 2 + size * 0.35, "You", size=size, cls="st-text st-heading")
     cx = m + size * 2.6
     if state.character:
@@ -724,44 +759,46 @@ def compact(state, prefix: str = "st", walk: Sequence[int] | None = None, change
     else:
         d.slot(cx, m, MINI_W, MINI_H)
     hx = cx + MINI_W + 8
+    lord_x = width - m - MINI_W
+    words: list[tuple[str, str]] = [("The overlord", "st-text st-heading")]
+    if not state.overlord:
+        words.append(("never faced" if _ends(state) else "face down", "st-text st-muted"))
+    elif _joker(state.overlord):
+        words.append(("a Joker: none to subdue", "st-text st-danger-text"))
+    elif state.result is not None and state.result.cause in (Cause.SUBDUED, Cause.NOT_SUBDUED):
+        words.append(("subdued: you won" if state.result.won else "not subdued: you lost",
+                      "st-text st-ok-text" if state.result.won else "st-text st-danger-text"))
+    else:
+        words.append(("faced", "st-text st-words"))
+    said = max(text_width(w, size) for w, _ in words)
+    room = lord_x - 8 - said - 12 - hx  # what you carry stays clear of the overlord's words
     if state.taken:
-        room = lord_x - 10 - hx
         step = min(MINI_W + 3, (room - MINI_W) / max(1, len(state.taken) - 1))
         for i, card_id in enumerate(state.taken):
             _mini(d, card_id, hx + i * step, m)
             d.rect(hx + i * step - 1.5, m - 1.5, MINI_W + 3, MINI_H + 3, "st-outline st-taken", rx=5)
     else:
         d.text(hx, m + MINI_H / 2 + size * 0.35, "carrying nothing yet", size=size, cls="st-text st-muted",
-               within=lord_x - 10 - hx)
+               within=room)
     if state.overlord:
         _mini(d, state.overlord, lord_x, m)
         if change is not None and change.kind == "overlord":
             mark(d, lord_x, m, MINI_W, MINI_H, pad=2.5)
     else:
         d.back(lord_x, m, w=MINI_W, h=MINI_H)
-    words: list[tuple[str, str]] = [("The overlord", "st-text st-heading")]
-    if not state.overlord:
-        words.append(("never faced" if _ends(state) else "face down, beyond the back row", "st-text st-muted"))
-    elif _joker(state.overlord):
-        words.append(("a Joker: no overlord to subdue", "st-text st-danger-text"))
-    else:
-        words.append((tell.overlord(state.overlord), "st-text st-words"))
-        if state.result is not None and state.result.cause in (Cause.SUBDUED, Cause.NOT_SUBDUED):
-            words.append(("Subdued: you won." if state.result.won else "Not subdued: you lost.",
-                          "st-text st-ok-text" if state.result.won else "st-text st-danger-text"))
-    wx = lord_x + MINI_W + 8
-    for i, (line, cls) in enumerate(words[:3]):
-        d.text(wx, m + size + i * size * 1.2, line, size=size, cls=cls, within=width - m - wx)
+    for i, (line, cls) in enumerate(words):
+        d.text(lord_x - 8, m + MINI_H / 2 - size * 0.25 + i * size * 1.2, line, size=size, cls=cls, anchor="end")
 
     # the path: every move, a way walked again beside the one before, to where you are
     stops = list(walk) if walk else list(state.visited)
-    points = _path([marker_at(s) for s in stops], stops, 3.5)
+    points = _path([marker_at(s) for s in stops], stops, 3.0, side)
     if len(points) > 1:
         d.line(points, "st-path")
         _head(d, points[-2], points[-1], 7.5 + 3)
-    if state.overlord and state.position is not None:
+    if state.overlord and state.position is not None:  # and on, beyond the back row, to face it
         mx, my = marker_at(state.position)
-        d.line([(mx, my), (centre, my), (centre, m + MINI_H)], "st-path st-to-lord")
+        d.line([(mx, my), (mx, gutter + LANE_GAP / 2), (lord_x + MINI_W / 2, gutter + LANE_GAP / 2),
+                (lord_x + MINI_W / 2, m + MINI_H)], "st-path st-to-lord")
     for k, stack in enumerate(state.visited, start=1):
         mx, my = marker_at(stack)
         if stack == state.position:
@@ -778,14 +815,14 @@ def _mini(d: Drawing, card_id: str, x: float, y: float) -> None:
 
 
 def _tile(d: Drawing, tell, state, stack: int, x: float, y: float, w: float, h: float, size: float) -> None:
-    """A stack in the compact picture: its location, its number and place, and what else it
-    holds, in a line."""
+    """A stack in the compact picture: its location (or the stack face down), its number and
+    place, and what else it holds."""
     cards = state.stacks[stack - 1]
     here = state.position == stack
     d.rect(x, y, w, h, "st-cell", rx=5)
     if here:
         d.rect(x, y, w, h, "st-here", rx=5)
-    cx, cy = x + 4, y + 3
+    cx, cy = x + 3, y + 3
     taken = state.taken_from.get(stack)
     if cards:
         _mini(d, cards[0], cx, cy)
@@ -793,32 +830,23 @@ def _tile(d: Drawing, tell, state, stack: int, x: float, y: float, w: float, h: 
             d.rect(cx - 1.5, cy - 1.5, MINI_W + 3, MINI_H + 3, "st-outline st-taken", rx=5)
     else:
         d.back(cx, cy, w=MINI_W, h=MINI_H, count=DEPTH)
-    tx = cx + MINI_W + 7
-    room = x + w - 4 - tx
+    tx = cx + MINI_W + 5
+    room = x + w - 3 - tx
     place = _place(tell, state, stack) or "unexplored"
-    d.text(tx, y + h / 2 - size * 0.25, f"{stack} \u00b7 {place}", size=size, cls="st-text st-stack-title",
-           within=room)
+    lines = fit(f"{stack} \u00b7 {place}", room / SQUEEZE, size, room / SQUEEZE_WORD)[:2]
     notes: list[tuple[str, str]] = []
     if here:
         notes.append(("you are here", "st-heading"))
     joker = next((c for c in cards if _joker(c)), None)
     if joker is not None:
-        notes.append(("a Joker: the journey ends" if _ends(state) and here else "a Joker, never taken",
-                      "st-danger-text"))
+        notes.append(("a Joker: the end" if _ends(state) and here else "a Joker", "st-danger-text"))
     if taken is not None:
-        layer = LAYERS[cards.index(taken)] if taken in cards else "card"
-        notes.append((f"its {layer} taken", "st-taken-label"))
+        notes.append(("one card taken", "st-taken-label"))
     if cards and DEPTH - len(cards):
         notes.append((f"{DEPTH - len(cards)} face down", "st-muted"))
-    elif cards:
-        notes.append(("all turned up", "st-muted"))
-    if notes:
-        line = " \u00b7 ".join(words for words, _ in notes[:2])
-        d.text(tx, y + h / 2 + size * 1.05, line, size=size, cls="st-text " + notes[0][1], within=room)
-
-
-def cover(state, steps: Sequence[Any], prefix: str = "cover", seed: str = "") -> Picture:
-    """The story's cover: the whole realm as the journey left it, the path walked through every
-    move to where you stood, the last card turned up (the overlord, or the Joker that ended
-    the journey) marked; its words open with the ending."""
-    return table(state, prefix, walk=walk_of(steps), change=change_of(steps), ending=True)
+    line_h = size * 1.12
+    first = y + 3 + size * 0.9
+    for i, words in enumerate(lines):
+        d.text(tx, first + i * line_h, words, size=size, cls="st-text st-stack-title", within=room)
+    for j, (words, cls) in enumerate(notes[:3 - len(lines) + 1][: max(0, 4 - len(lines))]):
+        d.text(tx, first + (len(lines) + j) * line_h, words, size=size, cls="st-text " + cls, within=room)
