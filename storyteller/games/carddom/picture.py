@@ -848,5 +848,5 @@ def _tile(d: Drawing, tell, state, stack: int, x: float, y: float, w: float, h: 
     first = y + 3 + size * 0.9
     for i, words in enumerate(lines):
         d.text(tx, first + i * line_h, words, size=size, cls="st-text st-stack-title", within=room)
-    for j, (words, cls) in enumerate(notes[:3 - len(lines) + 1][: max(0, 4 - len(lines))]):
+    for j, (words, cls) in enumerate(notes[:3 - len(lines)]):  # three lines in all
         d.text(tx, first + (len(lines) + j) * line_h, words, size=size, cls="st-text " + cls, within=room)
