@@ -29,6 +29,7 @@ from storyteller.log.file import read
 CHAPTERS = [("hexaract", "5"), ("adaman", "3"), ("carddom", "2")]
 TITLES = ["Hexaract", "Adaman", "Carddom"]
 MARKUP = "<b>*Nim*</b>"  # a tag's name that would be markup if it were not escaped
+NOTE = "She keeps the ferry's ledger."
 BRIDGE = "The mill's smoke had followed me all the way here, and Old Nim knew why."
 
 
@@ -78,6 +79,12 @@ def played(tmp_path_factory) -> Path:
                 code, _, err, chapter = campaigner.chapter(game, seed, "salt", answers(number))
                 assert code == 0, err
                 assert chapter.answers >= 5
+            from storyteller.play import campaign
+
+            with campaign.locked("salt"):  # the player's own note on one of the cast, in the campaign's file
+                c = campaign.load("salt")
+                c.notes["Old Nim"] = NOTE
+                campaign.save(c)
     return folder
 
 
@@ -262,7 +269,8 @@ def test_the_markdown_book_reads_as_a_book(played, books):
     fates = [a["fate"] for a in card["appearances"]]
     assert line == (f"- **{card['name']}**: [chapter 1](#chapter-1-hexaract): {fates[0]}; "
                     f"[chapter 2](#chapter-2-adaman): {fates[1]}.")
-    assert personae.index("**Old Nim**, a person: charcoal girl.") < personae.index("## The cards met")
+    assert personae.index("**Old Nim**, a person: charcoal girl. Your note: She keeps the ferry's ledger. Named in") \
+        < personae.index("## The cards met")
     assert "Named in [chapter 1](#chapter-1-hexaract), [chapter 2](#chapter-2-adaman), " \
            "[chapter 3](#chapter-3-carddom)." in personae
     assert visible(parts["Threads"]) == "Who burned the mill?: opened in chapter 1, closed in chapter 3."
@@ -348,7 +356,7 @@ def test_the_obsidian_book_is_notes_whose_links_show_who_met_whom(books):
     assert "## Cast in this chapter" in notes[chapters[1]]
     assert notes[chapters[1]].index("**Chapter 2 of [[salt|The Salt Road]]**") < notes[chapters[1]].index(BRIDGE)
     nim = notes["salt/cast/Old Nim"]
-    assert "Your tags: charcoal girl." in nim and "kind: \"person\"" in nim
+    assert "Your tags: charcoal girl." in nim and "kind: \"person\"" in nim and f"Your note: {NOTE}" in nim
     assert "## Named in your entries" in nim
     assert "[[salt#Threads|Who burned the mill?]]" in notes[chapters[0]], "a thread links the book's threads"
 
