@@ -26,6 +26,8 @@ from storyteller.core import tags
 from storyteller.log.events import Question
 from storyteller.log.file import read
 
+pytestmark = pytest.mark.xdist_group("campaign-book")  # one worker plays the campaign, once
+
 CHAPTERS = [("hexaract", "5"), ("adaman", "3"), ("carddom", "2")]
 TITLES = ["Hexaract", "Adaman", "Carddom"]
 MARKUP = "<b>*Nim*</b>"  # a tag's name that would be markup if it were not escaped

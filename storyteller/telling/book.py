@@ -156,7 +156,7 @@ class Book:
 
     def _chapter(self, part: Part, kind: str, fmt: Format, paper: str, **options: Any) -> tuple[str, dict[str, str]]:
         """One chapter rendered as the book's part, or its line if it cannot be."""
-        from storyteller.telling.export import _render
+        from storyteller.telling.export import rendered
 
         assert part.log is not None and part.made is not None
         ctx, w = part.made
@@ -164,7 +164,7 @@ class Book:
                 "campaign": self.campaign.heading}
         extra = {"book": book, **options.pop("extra", {})}
         try:
-            return _render(part.log, kind, None, fmt.name, paper, memory=self.found, extra=extra,
+            return rendered(part.log, kind, None, fmt.name, paper, memory=self.found, extra=extra,
                            built=({**ctx}, w), **options)
         except LogError as e:
             part.fail(str(e))

@@ -303,7 +303,7 @@ def render(
     its pictures inline and prints on ``paper``; a note in any other format has none (see
     ``render_with_pictures``). ``analysis`` (``storyteller.study.analysis``'s, as a dict) goes
     into the context as ``analysis``: a playthrough shows it (an HTML page with a chart)."""
-    return _render(log, kind, template, format, paper, analysis=analysis)[0]
+    return rendered(log, kind, template, format, paper, analysis=analysis)[0]
 
 
 def render_with_pictures(
@@ -314,7 +314,7 @@ def render_with_pictures(
     and Obsidian show a linked SVG file, but strip SVG written into a note): the note's
     text, and each picture's file name (``<stem>-table.svg``, ``<stem>-1.svg``, ...) with
     its SVG."""
-    return _render(log, kind, template, format, DEFAULT_PAPER, stem, analysis)
+    return rendered(log, kind, template, format, DEFAULT_PAPER, stem, analysis)
 
 
 def render_pdf(log: GameLog, browser: str, kind: str | None = None, template: Path | None = None,
@@ -323,17 +323,18 @@ def render_pdf(log: GameLog, browser: str, kind: str | None = None, template: Pa
     ``storyteller.telling.pdf``); PdfProblem when it cannot print."""
     from storyteller.telling.pdf import print_pdf
 
-    return print_pdf(_render(log, kind, template, format, paper, analysis=analysis)[0], browser)
+    return print_pdf(rendered(log, kind, template, format, paper, analysis=analysis)[0], browser)
 
 
-def _render(log: GameLog, kind: str | None, template: Path | None, format: str, paper: str,
+def rendered(log: GameLog, kind: str | None, template: Path | None, format: str, paper: str,
             stem: str | None = None, analysis: dict[str, Any] | None = None, memory: Any = None,
             extra: dict[str, Any] | None = None, prefix: str = "",
             built: tuple[dict[str, Any], Replay] | None = None) -> tuple[str, dict[str, str]]:
-    """The log rendered (see :func:`render`), and the pictures to write beside it. For a
-    campaign's book: ``memory`` is the campaign's (see ``storyteller.telling.cast``),
-    ``extra`` what the templates are told besides the context (``book``, ``links``), and
-    ``prefix`` starts the pictures' ids; ``built``, the log's context and replay if made before."""
+    """The log rendered (see :func:`render`; with ``stem``, as :func:`render_with_pictures`
+    renders it), and the pictures to write beside it. For a campaign's book or vault:
+    ``memory`` is the campaign's (see ``storyteller.telling.cast``), ``extra`` what the
+    templates are told besides the context (``book``, ``links``), ``prefix`` starts the
+    pictures' ids, and ``built`` is the log's context and replay if made before."""
     made = RENDERERS[format]
     fmt = made.format
     kind = kind or fmt.kinds[0]

@@ -194,7 +194,7 @@ def export_all(folder: Path, out: Path, fmt: str = "markdown", playthroughs: boo
     lists the sessions and each campaign's chapters in order."""
     from storyteller import __version__
     from storyteller.core.formats import DEFAULT_PAPER
-    from storyteller.telling.export import _render
+    from storyteller.telling.export import rendered
     from storyteller.log.file import LogError, TruncatedLog, read
 
     report = Report()
@@ -226,7 +226,7 @@ def export_all(folder: Path, out: Path, fmt: str = "markdown", playthroughs: boo
                     if linked:  # a chapter of the campaign's book: its cast linked to their notes
                         text, files = group.book.chapter_note(part, fmt, group.links(), stem, kind)
                     else:
-                        text, files = _render(part.log, kind, None, fmt, DEFAULT_PAPER, stem, memory=group.book.found)
+                        text, files = rendered(part.log, kind, None, fmt, DEFAULT_PAPER, stem, memory=group.book.found)
                     if not text:
                         raise LogError(part.line)
                 else:
@@ -234,7 +234,7 @@ def export_all(folder: Path, out: Path, fmt: str = "markdown", playthroughs: boo
                         log = read(folder / r.file)
                     except TruncatedLog as e:
                         log = e.intact
-                    text, files = _render(log, kind, None, fmt, DEFAULT_PAPER, stem)
+                    text, files = rendered(log, kind, None, fmt, DEFAULT_PAPER, stem)
             except LogError as e:
                 report.unreadable.append(f"{r.file} ({e})")
                 continue
