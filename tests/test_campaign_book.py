@@ -477,3 +477,20 @@ def test_the_vault_groups_the_games_by_campaign(played, tmp_path, fmt):
         assert "# Chapter 2: Adaman" in book and "# Dramatis personae" in book
         chapter = (vault / f"{chapter_notes[1]}.md").read_text(encoding="utf-8")
         assert "**Chapter 2 of The Salt Road**" in chapter and "The story so far:" in chapter
+
+
+def test_a_chapter_whose_log_cannot_be_read_is_one_line_naming_why(played, tmp_path):
+    folder = tmp_path / "copy"
+    shutil.copytree(played, folder)
+    second = logs(folder)[1]
+    lines = second.read_text(encoding="utf-8").split("\n")
+    lines[5] = '{"n": 5, "event": "draw", "card": "sailor", "to": "capital"}'  # a draw that says not where it was dealt
+    second.write_text("\n".join(lines), encoding="utf-8")
+    code, _, err = export(folder, None, campaign="salt", output=tmp_path / "b.md")
+    assert code == 0, err
+    text = (tmp_path / "b.md").read_text(encoding="utf-8")
+    line = f"Chapter 2: its log {second.name} cannot be read (line 6: "
+    assert line in err and line in text and str(folder) not in text + err
+    assert "# Chapter 1: Hexaract" in text and "# Chapter 3: Carddom" in text
+    code, out, err = export(folder, logs(folder)[2], story=True)  # the chapter after it, alone, is whole
+    assert code == 0 and "**Chapter 3 of The Salt Road**" in out, err

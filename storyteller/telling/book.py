@@ -68,6 +68,8 @@ class Part:
 
     def fail(self, why: str) -> None:
         self.log, self.made = None, None
+        for where in (f"{self.chapter.path}: ", f"{self.chapter.log}: "):  # the log is named once, by its name
+            why = why.removeprefix(where)
         self.line = f"Chapter {self.number}: its log {self.chapter.log} cannot be read ({why})"
 
 
