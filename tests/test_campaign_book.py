@@ -494,3 +494,32 @@ def test_a_chapter_whose_log_cannot_be_read_is_one_line_naming_why(played, tmp_p
     assert "# Chapter 1: Hexaract" in text and "# Chapter 3: Carddom" in text
     code, out, err = export(folder, logs(folder)[2], story=True)  # the chapter after it, alone, is whole
     assert code == 0 and "**Chapter 3 of The Salt Road**" in out, err
+
+
+HOSTILE = "<img src=x onerror=alert(1)> [x](javascript:alert(2)) %% *b* # `c` |d|"
+
+
+def test_the_players_words_on_the_title_page_and_in_the_personae_stay_words(played, tmp_path):
+    """The campaign's title, its protagonist and the player's notes are the player's words:
+    escaped in every book, as an entry is."""
+    from storyteller.play import campaign
+
+    folder = tmp_path / "copy"
+    shutil.copytree(played, folder)
+    with at(folder), campaign.locked("salt"):
+        c = campaign.load("salt")
+        c.title, c.protagonist = HOSTILE, campaign.Protagonist(HOSTILE, HOSTILE, HOSTILE)
+        c.notes["Old Nim"] = HOSTILE
+        campaign.save(c)
+    for fmt, name in (("markdown", "b.md"), ("obsidian", "o/b.md"), ("lonelog", "b.lonelog.md"), ("html", "b.html")):
+        code, _, err = export(folder, None, campaign="salt", format=fmt, output=tmp_path / name)
+        assert code == 0, err
+        text = (tmp_path / name).read_text(encoding="utf-8")
+        page = text if fmt == "html" else MD.render(text.split("\n---\n", 1)[1])  # YAML's is checked elsewhere
+        elements = Page(page).elements
+        assert not [a for t, a in elements if t in ("img", "script")], fmt
+        assert not [a for t, a in elements if t == "a" and "javascript" in (a.get("href") or "")], fmt
+        assert HOSTILE in Page(page).text(), f"{fmt}: the title reads as written"
+    nim = (tmp_path / "o" / "b" / "cast" / "Old Nim.md").read_text(encoding="utf-8").split("\n---\n", 1)[1]
+    assert not [t for t, _ in Page(MD.render(nim)).elements if t in ("img", "script")]
+    assert f"Your note: {HOSTILE}" in Page(MD.render(nim)).text()
