@@ -207,10 +207,19 @@ def play(
         session = campaigns.begin_chapter(campaign, lambda field: Session.new(
             game, chosen, seed_text, path, mode=mode, source=source, driver=driver, campaign=field))
         field = session.log.header.campaign
-        heading = campaigns.load(campaign).heading
-        say(f"Chapter {field['chapter']} of {heading}.")
+        c = campaigns.load(campaign)
+        say(f"Chapter {field['chapter']} of {c.heading}.")
+        for ch in campaigns.chapters(c)[:-1]:
+            if ch.status in ("in progress", "cut off"):
+                say(f"(Chapter {ch.number} is unfinished; it waits for you: "
+                    f"{command('storyteller', 'resume', ch.path)})")
         if field["recap"]:
-            say(f"{'The story begins' if field['chapter'] == 1 else 'The story so far'}: {field['recap']}")
+            import shutil
+            import textwrap
+
+            width = max(40, min(100, shutil.get_terminal_size((80, 24)).columns - 1))
+            recap = f"{'The story begins' if field['chapter'] == 1 else 'The story so far'}: {field['recap']}"
+            say(textwrap.fill(recap, width, break_long_words=False, break_on_hyphens=False))
     driver.begin(session, resumed=False)
     return _drive(session, driver)
 
@@ -378,7 +387,7 @@ def sessions(every: bool = False, number: int = 20, game: str | None = None, sta
     found = store.summaries(folder)
     if campaign is not None:
         campaigns = sorted({s.campaign for s in found if s.campaign})
-        if campaign not in campaigns:
+        if campaign not in campaigns and not _campaign_exists(campaign):
             known = (f"campaigns with chapters: {', '.join(campaigns)}" if campaigns
                      else "no saved game is a campaign's chapter yet")
             raise UserError(f"no campaign named '{campaign}' has a chapter in {folder} ({known})", EXIT_USAGE)
@@ -450,7 +459,7 @@ def journal(words: Sequence[str] = (), number: int = 20, every: bool = False, ga
 
     folder = store.sessions_dir()
     found = library.journal(folder)
-    if campaign is not None and campaign not in found.campaigns:
+    if campaign is not None and campaign not in found.campaigns and not _campaign_exists(campaign):
         there = (f"campaigns with chapters: {', '.join(found.campaigns)}" if found.campaigns
                  else "no saved game is a campaign's chapter yet")
         raise UserError(f"no campaign named '{campaign}' has a chapter in {folder} ({there})", EXIT_USAGE)
@@ -1116,13 +1125,20 @@ def solve(target: str, seed: str | None = None, variant_specs: Sequence[str] = (
 
 
 def stats(game: str | None = None, variant_specs: list[str] | None = None, as_json: bool = False,
-          plain: bool = False, everyone: bool = False) -> int:
+          plain: bool = False, everyone: bool = False, campaign: str | None = None) -> int:
     """``storyteller stats``: the statistics of the player's own saved games (of one game,
-    of one set of its variants); ``--all`` counts the built-in players' games too."""
+    of one set of its variants); ``--all`` counts the built-in players' games too;
+    ``--campaign`` gives a campaign's chapters, wins and losses, and the cast met most often."""
     import json
 
     from storyteller.study import stats as library
     from storyteller.ui import reports
+
+    if campaign is not None:
+        if game or variant_specs or everyone:
+            raise UserError("stats --campaign counts the campaign's own chapters: give no game, --variant or --all",
+                            EXIT_USAGE)
+        return campaign_stats(campaign, as_json)
 
     rules = load_game(game) if game else None
     if variant_specs and rules is None:
@@ -1153,6 +1169,13 @@ def stats(game: str | None = None, variant_specs: list[str] | None = None, as_js
 
 
 # -- campaigns ------------------------------------------------------------------------
+
+
+def _campaign_exists(name: str) -> bool:
+    """A campaign of that name has a file (perhaps no chapter yet)."""
+    from storyteller.play import campaign
+
+    return campaign.CAMPAIGN_NAME.fullmatch(name) is not None and campaign.path_of(name).exists()
 
 
 CAMPAIGN_ASKS = (("name", "Who is your protagonist? A name (Enter to skip):"),
@@ -1223,7 +1246,9 @@ def campaign_list() -> int:
         c = campaign.load(name)
         done = campaign.chapters(c)
         last = done[-1] if done else None
-        where = "no chapter yet" if last is None else f"chapter {last.number}: {last.game} ({_status_words(last)})"
+        title = registry.get(last.game).rules.title if last is not None and last.game in registry.names() else ""
+        where = ("no chapter yet" if last is None
+                 else f"chapter {last.number}: {title or last.game or '?'} ({_status_words(last)})")
         rows.append((name, c.title or "-", c.protagonist.name or "-", str(len(done)), where))
     widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(("name", "title", "protagonist",
                                                                            "chapters", "now"))]
@@ -1302,8 +1327,10 @@ def _times(member: Any) -> int:
 
 
 def _most_met(memory: Any, k: int) -> list[Any]:
+    """The cards met in most chapters, those the player wrote about most first."""
     cards = [m for m in memory.cast.values() if m.kind == "card" and _times(m) > 0]
-    return sorted(cards, key=lambda m: (-_times(m), m.first or 0, m.name))[:k]
+    return sorted(cards, key=lambda m: (-sum(a.answered for a in m.appearances) - len(m.mentions), -_times(m),
+                                        m.first or 0, m.name))[:k]
 
 
 def _stats_lines(done: list[Any], memory: Any) -> None:
@@ -1353,4 +1380,33 @@ def campaign_cast(name: str) -> int:
         opened = f"opened in chapter {t.opened[0]}" if t.opened else ""
         state = f"closed in chapter {t.closed[0]}" if t.closed else "open"
         say(f"  {t.name}: {opened}, {state}")
+    return _campaign_problems(c, done)
+
+
+def campaign_stats(name: str, as_json: bool = False) -> int:
+    """``storyteller stats --campaign NAME``."""
+    import json
+    from collections import Counter
+
+    c, done, memory = _campaign(name)
+    results = Counter(t.result for t in memory.told if t.result)
+    most = _most_met(memory, 10)
+    if as_json:
+        out = {
+            "campaign": c.name, "title": c.title, "chapters": len(done),
+            "won": results["won"], "lost": results["lost"], "abandoned": results["abandoned"],
+            "unfinished": sum(1 for ch in done if ch.status in ("in progress", "cut off")),
+            "unreadable": [ch.log for ch in done if ch.missing or ch.status == "unreadable"],
+            "games": dict(Counter(ch.game for ch in done if ch.game)),
+            "met_most": [{"name": m.name, "chapters": _times(m)} for m in most],
+        }
+        sys.stdout.write(json.dumps(out, indent=2, ensure_ascii=False) + "\n")
+        return _campaign_problems(c, done)
+    say(f"{c.heading}: {plural(len(done), 'chapter')}")
+    games = Counter(told.title or told.chapter.game for told in memory.told if told.chapter.game)
+    if games:
+        say("Games: " + ", ".join(f"{g} {n}" for g, n in games.most_common()))
+    _stats_lines(done, memory)
+    if most:
+        say("Met most often: " + "; ".join(f"{m.name} ({plural(_times(m), 'chapter')})" for m in most))
     return _campaign_problems(c, done)

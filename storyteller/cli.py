@@ -460,11 +460,13 @@ def stats(
     plain: bool = typer.Option(False, "--plain", help="No colours or symbols."),
     everyone: bool = typer.Option(False, "--all",
                                   help="Count the built-in players' games too (--auto, simulate --logs)."),
+    campaign: str | None = typer.Option(None, "--campaign", metavar="NAME",
+                                        help="A campaign's chapters, wins and losses, and the cast met most often."),
 ) -> None:
     """How your games went: played, won, lost, win rate, streaks, scores, words written."""
     from storyteller import app as core
 
-    _run(core.stats, game, variant, as_json=as_json, plain=plain, everyone=everyone)
+    _run(core.stats, game, variant, as_json=as_json, plain=plain, everyone=everyone, campaign=campaign)
 
 
 campaign_app = typer.Typer(

@@ -727,6 +727,8 @@ class QuestionLog(Visitor):
         question = self.asker.ask(occasion, n, always)
         if self.recaller is not None and about is not None and not always:
             question = self.recaller.instead(occasion, self.asker.game, question, n) or question
+            if question is not None and question.id.startswith(CAMPAIGN + "bridge"):
+                about = None  # the bridge from the chapter before: about no card, at the chapter's start
         if question is None:
             return None
         return question, session.question(question.id, question.text, about)

@@ -60,8 +60,9 @@ class Entry(NamedTuple):
         "Old Nim waved"."""
         return tags.plain(self.text)
 
-    def order(self) -> tuple[float, str, int]:
-        return (self.time, self.file, self.n)
+    def order(self) -> tuple[float, str, int, str, int]:
+        """Oldest first; within one second, a campaign's chapters in their order."""
+        return (self.time, self.campaign, self.chapter or 0, self.file, self.n)
 
     def as_dict(self, folder: Path) -> dict[str, Any]:
         """The entry as ``storyteller journal --json`` gives it (docs/journal.md)."""

@@ -6,6 +6,7 @@ every draw (so the player can be shown what the card means and asked to journal)
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -227,6 +228,10 @@ class AnswersDriver(_Narrating):
         text = answer.split(":", 1)[1].strip()
         if len(text) > JOURNAL:
             raise IllegalAnswer(f"{self.name} line {lineno}: a journal entry holds at most {JOURNAL:,} characters")
+        from storyteller.core import tags
+
+        for problem in tags.problems(text):  # the entry is kept as written all the same
+            print(f"storyteller: {self.name} line {lineno}: {clean(problem)}", file=sys.stderr, flush=True)
         return text
 
     def _peek(self) -> tuple[int, str] | None:

@@ -99,6 +99,7 @@ def choose(term, session: Session, policy=None, journal: QuestionLog | None = No
         if picked is Entry.JOURNAL:
             text = term.text("Your journal entry:", instruction="(Enter to cancel)")
             if text.strip():
+                tag_problems(term, text)
                 return Write(text)
         elif picked is Entry.UNDO:
             done = session.last_decision()
@@ -160,6 +161,15 @@ def ask(term, session: Session, journal: QuestionLog, asked, instruction: str = 
     text = term.text(asked[0].text, instruction=instruction)
     if text.strip():
         journal.answer(session, text, asked)
+        tag_problems(term, text)
+
+
+def tag_problems(term, text: str) -> None:
+    """A line for each tag in the player's words that names no one (the words are kept as typed)."""
+    from storyteller.core import tags
+
+    for problem in tags.problems(text):
+        term.print(f"[yellow]{escape(problem)}[/yellow]")
 
 
 ODDS_CHOICES = [("Almost certain (90%)", "almost-certain"), ("Likely (75%)", "likely"), ("50/50", "even"),
