@@ -36,12 +36,12 @@ BRIDGE = "The mill's smoke had followed me all the way here, and Old Nim knew wh
 
 
 class Answering(campaigner.Chapter):
-    """campaigner's person, who also answers the question asked at the start, before the
-    first move (the bridge of a chapter after the first), which campaigner leaves
-    unanswered."""
+    """campaigner's person, who answers the bridge of a chapter after the first (its first
+    question, about no card) in words of its own, and any question asked before the first
+    move (which campaigner leaves unanswered)."""
 
     def supply(self, session: Any, waiting: str) -> list[str]:
-        if waiting == "move" and session is not None and session.log.events:
+        if waiting in ("move", "answer") and session is not None and session.log.events:
             last = session.log.events[-1]
             if isinstance(last, Question) and last.id.startswith("campaign:bridge"):
                 self.asked.append(last.text)
@@ -187,7 +187,7 @@ def twice_met(doc: dict[str, Any]) -> dict[str, Any]:
 def test_a_chapter_exported_alone_opens_with_its_chapter_its_recap_and_its_bridge(played, tmp_path):
     second = logs(played)[1]
     header = read(second).header.campaign
-    assert header is not None and header["chapter"] == 2 and header["recap"].startswith("Wren, a ferryman's daughter.")
+    assert header is not None and header["chapter"] == 2 and "Wren, a ferryman's daughter." in header["recap"]
     bridge = next(e for e in entries(second) if e.text == BRIDGE)
     for fmt in ("markdown", "obsidian", "html"):
         target = tmp_path / f"chapter.{fmt}"
@@ -202,7 +202,9 @@ def test_a_chapter_exported_alone_opens_with_its_chapter_its_recap_and_its_bridg
     first = logs(played)[0]
     code, out, _ = export(played, first, story=True)
     assert "**Chapter 1 of The Salt Road**" in out
-    assert "\n\nWren, a ferryman's daughter. Wren wants to find her brother.\n\n" in out  # no "story so far" yet
+    recap = read(first).header.campaign["recap"]
+    assert "Wren, a ferryman's daughter." in recap and "The story so far" not in out  # nothing so far yet
+    assert f"\n\n{recap}\n\n" in out
 
 
 def test_a_chapters_context_holds_its_campaign_cast_and_threads_and_the_schema_says_so(played):
