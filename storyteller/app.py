@@ -574,13 +574,23 @@ def export(
     paper: str | None = None,
     pictures: bool = False,
     analysis: bool = False,
+    campaign: str | None = None,
 ) -> int:
     from storyteller import config
     from storyteller.core.formats import FORMATS, named
     from storyteller.telling import export as exporter
 
+    if campaign is not None:
+        if path is not None:
+            raise UserError("give a log, or --campaign NAME for a campaign's book, not both", EXIT_USAGE)
+        if playthrough or template is not None or analysis:
+            which = "--playthrough" if playthrough else "--template" if template is not None else "--analysis"
+            raise UserError(f"a campaign's book is its chapters' stories: leave out {which} (export a chapter's log "
+                            "for that)", EXIT_USAGE)
+        return export_book(campaign, output=output, force=force, format=format, paper=paper, pictures=pictures)
     if path is None:
-        raise UserError("give the log to export, or --all DIR for every saved game", EXIT_USAGE)
+        raise UserError("give the log to export, --campaign NAME for a campaign's book, or --all DIR for every "
+                        "saved game", EXIT_USAGE)
     flag = None if format is None else format.strip().lower()
     if flag is not None and flag not in FORMATS:
         raise UserError(f"unknown format '{format}' (formats: {', '.join(FORMATS)})", EXIT_USAGE)
@@ -679,6 +689,115 @@ def export(
     return 0
 
 
+def export_book(name: str, output: Path | None = None, force: bool = False, format: str | None = None,
+                paper: str | None = None, pictures: bool = False) -> int:
+    """``export --campaign NAME``: the campaign as a book (see ``storyteller.telling.book``):
+    one text, page or PDF, its data as JSON, or in Obsidian a note for the book with notes
+    for its chapters and cast in a folder beside it."""
+    from storyteller import config
+    from storyteller.core.formats import FORMATS, named
+    from storyteller.play import campaign as campaigns
+    from storyteller.telling import export as exporter
+    from storyteller.telling.book import Book
+
+    campaigns.check_name(name)
+    flag = None if format is None else format.strip().lower()
+    if flag is not None and flag not in FORMATS:
+        raise UserError(f"unknown format '{format}' (formats: {', '.join(FORMATS)})", EXIT_USAGE)
+    fmt_name = config.get("export.format", flag=flag)
+    fmt = FORMATS.get(fmt_name)
+    if fmt is None:
+        raise UserError(f"unknown format '{fmt_name}' (formats: {', '.join(FORMATS)})", EXIT_USAGE)
+    if paper is not None and not fmt.page:
+        pages = named(*(f.name for f in FORMATS.values() if f.page))
+        raise UserError(f"--paper is the printed page of an {pages} export, not of {fmt_name}: leave it out",
+                        EXIT_USAGE)
+    paper = config.get("export.paper", flag=None if paper is None else paper.strip().lower())
+    if pictures and fmt.pictures != "beside":
+        notes = named(*(f.name for f in FORMATS.values() if f.pictures == "beside"))
+        already = f"the {fmt_name} page has its pictures already" if fmt.pictures == "inline" else \
+            f"a {fmt_name} export has no pictures"
+        raise UserError(f"--pictures writes pictures beside a {notes} book ({already}): leave it out", EXIT_USAGE)
+    if output is not None and str(output) == "-":
+        output = None
+    if output is None and (pictures or fmt.wikilinks):
+        what = "the book's note, with a folder of notes beside it" if fmt.wikilinks else "the book"
+        raise UserError(f"{'--pictures writes pictures beside' if pictures else 'an ' + fmt.title + ' book is notes'}"
+                        f": give the file of {what}, as in -o {name}{fmt.suffix}", EXIT_USAGE)
+    if output is None and fmt.binary and sys.stdout.isatty():
+        raise UserError(f"{fmt.title} is not for the terminal: give a file to write it to, as in -o {name}{fmt.suffix}",
+                        EXIT_USAGE)
+    browser = None
+    if fmt.printed:
+        from storyteller.telling import pdf
+
+        browser = pdf.find_browser()
+        if browser is None:
+            page = next(f.name for f in FORMATS.values() if f.page and not f.printed)
+            raise UserError(pdf.no_browser(command("storyteller", "export", "--campaign", name, "--format", page,
+                                                   "-o", f"{name}.html")))
+    if output is not None:
+        try:
+            exporter.check_output(output, force)
+        except exporter.OutputProblem as e:
+            raise UserError(str(e)) from None
+    book = Book.read(name)
+    files: dict[str, str] = {}  # beside the output: pictures, and in Obsidian the chapters' and cast's notes
+    try:
+        if fmt.data:
+            text: str | bytes = exporter.to_json(book.data())
+        elif fmt.page:
+            text = book.page(fmt_name, paper)
+            if browser is not None:
+                from storyteller.telling.pdf import PdfProblem, print_pdf
+
+                try:
+                    text = print_pdf(text, browser)
+                except PdfProblem as e:
+                    raise UserError(f"cannot print the PDF: {e}") from None
+        elif fmt.wikilinks:
+            assert output is not None
+            files = book.notes(fmt_name, output.stem, pictures=pictures)
+            text = files.pop(output.stem + fmt.suffix)
+        else:
+            text, files = book.text(fmt_name, paper, output.stem if pictures and output is not None else None)
+    except exporter.TemplateProblem as e:
+        raise UserError(str(e)) from None
+    for line in [p.line for p in book.parts if p.line]:
+        err(f"campaign {name}: {line}")
+    if output is None:
+        if isinstance(text, bytes):
+            sys.stdout.buffer.write(text)
+            sys.stdout.buffer.flush()
+        else:
+            sys.stdout.write(text)
+            sys.stdout.flush()
+        return 0
+    beside = [output.parent / f for f in files]
+    for other in beside:  # all refused before one is written
+        if other.parent.exists() and not other.parent.is_dir():
+            raise UserError(f"{clean(str(other.parent))}: is not a folder; the book's notes go there")
+        try:
+            exporter.check_output(other, force)
+        except exporter.OutputProblem as e:
+            raise UserError(str(e)) from None
+    try:
+        for other in beside:  # before the book: it never links to a missing file
+            other.parent.mkdir(parents=True, exist_ok=True)
+            exporter.write_atomic(other, files[str(other.relative_to(output.parent))])
+        exporter.write_atomic(output, text)
+    except exporter.OutputProblem as e:
+        raise UserError(str(e)) from None
+    except OSError as e:
+        raise UserError(f"{clean(str(output))}: cannot write here ({e.strerror})") from None
+    drawn = sum(1 for f in files if f.endswith(".svg"))
+    noted = len(files) - drawn
+    said = [f"{plural(noted, 'note')}" if noted else "", f"{plural(drawn, 'picture')}" if drawn else ""]
+    beside_words = f" and {' and '.join(x for x in said if x)} beside it" if files else ""
+    say(f"Wrote {clean(str(output))}{beside_words}")
+    return 0
+
+
 def _analysis_of(log: Any) -> dict[str, Any]:
     """The analysis for ``export --analysis``, at the default settings, with a progress bar;
     Ctrl-C stops the export (nothing is written)."""
@@ -707,8 +826,8 @@ def export_all(
     from storyteller.telling import vault
 
     if log is not None or others:
-        raise UserError("--all writes every saved game: give no log, --story, --playthrough, -o, --template or --paper "
-                        "with it", EXIT_USAGE)
+        raise UserError("--all writes every saved game: give no log, --story, --playthrough, -o, --template, --paper "
+                        "or --campaign with it", EXIT_USAGE)
     flag = None if format is None else format.strip().lower()
     name = config.get("export.format", flag=flag)
     if name not in FORMATS or not FORMATS[name].notes:

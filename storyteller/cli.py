@@ -343,16 +343,21 @@ def export(
         False, "--analysis",
         help="With --playthrough: where the game turned (see storyteller analyse), a chart in HTML.",
     ),
+    campaign: str | None = typer.Option(
+        None, "--campaign", metavar="NAME",
+        help="A campaign as a book: its chapters' stories, its cast and its threads (Obsidian: notes beside -o).",
+    ),
 ) -> None:
     """Render a log as a story or a playthrough: Markdown, an Obsidian note, JSON, Lonelog, an HTML page or a PDF."""
     from storyteller import app as core
 
     if all_dir is not None:
         _run(core.export_all, all_dir, log=log, format=format, playthroughs=playthroughs, force=force,
-             others=bool(story or playthrough or output or template or paper or analysis), pictures=pictures)
+             others=bool(story or playthrough or output or template or paper or analysis or campaign),
+             pictures=pictures)
         return
     _run(core.export, log, story=story, playthrough=playthrough, output=output, template=template, force=force,
-         format=format, paper=paper, pictures=pictures, analysis=analysis)
+         format=format, paper=paper, pictures=pictures, analysis=analysis, campaign=campaign)
 
 
 @app.command()
