@@ -217,11 +217,11 @@ def after_end(term, session: Session, journal: QuestionLog) -> None:
     term.print(Panel(f"{escape(outcome.reason)}{score}", title=f"The game is over: {outcome.result}",
                      title_align="left", style=style))
     if outcome.lost and session.table is None and registry.get(session.game.name).has_solver:
-        from storyteller.core.words import command
+        from storyteller.core.words import command_line
 
         # the winning game under a name of its own, here rather than among the saved games
         # (where it would count in the player's statistics as a game won)
-        solving = command("storyteller", "solve", session.path, "--log", f"{session.path.stem}-won.jsonl")
+        solving = command_line("solve", session.path, "--log", f"{session.path.stem}-won.jsonl")
         term.print(Text(clean(f"Could this deal have been won? With every card known, storyteller can tell: "
                               f"{solving}")))
     ask(term, session, journal, journal.ask_end(session), instruction="(Enter to skip)")
@@ -240,7 +240,7 @@ def turning_point(term, session: Session) -> None:
     from storyteller.log import store
     from storyteller.core.engine import Budget
     from storyteller.study.simulation import default_jobs
-    from storyteller.core.words import command
+    from storyteller.core.words import command_line
 
     try:
         log = store.open_log(session.path)
@@ -254,9 +254,9 @@ def turning_point(term, session: Session) -> None:
         return
     words = found.verdict or "Nothing to say about this game."
     if found.branch_step is not None:
-        again = command("storyteller", "play", "--from", session.path, "--step", found.branch_step)
+        again = command_line("play", "--from", session.path, "--step", found.branch_step)
         words += f"\nTo try the other way: {again}"
-    words += f"\nThe full analysis (surer, slower): {command('storyteller', 'analyse', session.path)}"
+    words += f"\nThe full analysis (surer, slower): {command_line('analyse', session.path)}"
     term.print(Panel(Text(clean(words)), title="Where the game turned (a quick look)", title_align="left"))
 
 
