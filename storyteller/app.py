@@ -1145,7 +1145,7 @@ def solve(target: str, seed: str | None = None, variant_specs: Sequence[str] = (
 
 
 def stats(game: str | None = None, variant_specs: list[str] | None = None, as_json: bool = False,
-          plain: bool = False, everyone: bool = False, campaign: str | None = None) -> int:
+          plain: bool = False, everyone: bool = False, campaign: str | None = None, daily: bool = False) -> int:
     """``storyteller stats``: the statistics of the player's own saved games (of one game,
     of one set of its variants); ``--all`` counts the built-in players' games too;
     ``--campaign`` gives a campaign's chapters, wins and losses, and the cast met most often."""
@@ -1159,6 +1159,11 @@ def stats(game: str | None = None, variant_specs: list[str] | None = None, as_js
             raise UserError("stats --campaign counts the campaign's own chapters: give no game, --variant or --all",
                             EXIT_USAGE)
         return campaign_stats(campaign, as_json)
+    if daily:
+        if variant_specs or everyone:
+            raise UserError("stats --daily counts your own games of the day's deals, by the standard rules: give no "
+                            "--variant or --all", EXIT_USAGE)
+        return daily_stats(load_game(game).name if game else None, as_json)
 
     rules = load_game(game) if game else None
     if variant_specs and rules is None:
@@ -1185,6 +1190,55 @@ def stats(game: str | None = None, variant_specs: list[str] | None = None, as_js
     if bad:
         say(f"{len(bad)} log{'s' if len(bad) != 1 else ''} could not be read and are not counted: "
             f"see {command_line('sessions')}")
+    return 0
+
+
+DAYS_SHOWN = 14  # the most recent days listed for each game
+
+
+def daily_stats(game: str | None, as_json: bool = False) -> int:
+    """``storyteller stats --daily``: each game's days (the day's deals the player played),
+    won or lost, and the streak of days won in a row."""
+    import json
+
+    from storyteller.core import daily as days
+    from storyteller.log.records import records
+    from storyteller.study import stats as library
+
+    try:
+        today = days.today()
+    except ValueError as e:
+        raise UserError(str(e), EXIT_USAGE) from None
+    folder = store.sessions_dir()
+    found, bad = records(folder)
+    summary = library.daily(found, today, game)
+    if as_json:
+        out = summary.as_dict()
+        out["unreadable"] = [p.name for p, _ in bad]
+        sys.stdout.write(json.dumps(out, indent=2, ensure_ascii=False) + "\n")
+        return 0
+    if not summary.games:
+        what = f" of {registry.rules(game).title}" if game else ""
+        say(f"No day's deal{what} played yet in {folder}. Play today's: "
+            f"{command_line('play', game or 'carddom', '--daily')}")
+        return 0
+    say(f"Your days: the day's deals you played (play --daily); today is {today.isoformat()} (UTC)")
+    for name, played in summary.games.items():
+        title = registry.rules(name).title if name in registry.names() else name
+        streak = summary.streak(name)
+        say()
+        say(f"{title}: {plural(len(played), 'day')}, {summary.won(name)} won; streak {plural(streak, 'day')} won in a "
+            f"row (best {summary.best_streak(name)})")
+        for d in played[-DAYS_SHOWN:]:
+            result = d.result or "in progress"
+            proved = "" if d.winnable else " (not proved winnable)"
+            say(f"  {d.date}  {result:<11} seed {d.seed}{proved}")
+        if len(played) > DAYS_SHOWN:
+            say(f"  ({plural(len(played) - DAYS_SHOWN, 'earlier day')}: --json lists every one)")
+    if not any(d.date == today.isoformat() for d in summary.games.get(game or "", [])) and game:
+        say(f"\nToday's deal: {command_line('play', game, '--daily')}")
+    if bad:
+        say(f"{plural(len(bad), 'log')} could not be read and are not counted: see {command_line('sessions')}")
     return 0
 
 

@@ -20,7 +20,7 @@ from pathlib import Path
 from storyteller.log.replay import Step
 from storyteller.play.questions import QuestionLog
 from storyteller.play.session import Abandon, Correction, Quit, Session, TakeBack, Write
-from storyteller.ui.drivers import read_entry, setup_words, table_deck
+from storyteller.ui.drivers import could_have_won, read_entry, setup_words, table_deck
 
 
 def begin(term, session: Session, resumed: bool) -> None:
@@ -216,7 +216,10 @@ def after_end(term, session: Session, journal: QuestionLog) -> None:
     style = "green" if outcome.won else "red"
     term.print(Panel(f"{escape(outcome.reason)}{score}", title=f"The game is over: {outcome.result}",
                      title_align="left", style=style))
-    if outcome.lost and session.table is None and registry.get(session.game.name).has_solver:
+    lost = could_have_won(session)
+    if lost:
+        term.print(Text(clean(lost), style="bold"))
+    elif outcome.lost and session.table is None and registry.get(session.game.name).has_solver:
         from storyteller.core.words import command_line
 
         # the winning game under a name of its own, here rather than among the saved games
