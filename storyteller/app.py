@@ -200,8 +200,8 @@ def play(
     header_deal = None
     if daily or want != "any":
         seed_text, header_deal, said = choose_deal(game, chosen, want, daily, auto, answers, plain)
-        if seed_text is None:
-            return EXIT_ERROR
+        if seed_text is None:  # the player chose to stop
+            return 0
     else:
         seed_text = load_seed(seed)
         said = None
@@ -289,8 +289,9 @@ def deal_seconds() -> float:
 def choose_deal(game: Game, variants: dict[str, str], want: str, daily: bool, auto: str | None,
                 answers: Path | None, plain: bool | None) -> tuple[str | None, dict[str, Any] | None, str]:
     """The seed of a ``--deal`` or ``--daily`` game, its header's ``deal`` and the line that
-    says what is known of it before the first move; (None, None, "") when the player chose
-    to stop."""
+    says what is known of it before the first move. When no deal is proved in time, a player
+    at a terminal chooses: a fresh deal not proved, another look, or stop ((None, None, ""));
+    without a terminal, one line gives the commands for either."""
     from storyteller.core import daily as days
     from storyteller.study import deals
 
@@ -318,8 +319,7 @@ def choose_deal(game: Game, variants: dict[str, str], want: str, daily: bool, au
             specs = game.variant_specs(variants)
             unproved = command_line("play", game.name, "--seed", fresh, *(w for v in specs for w in ("--variant", v)))
             again = command_line("play", game.name, "--deal", want, *(w for v in specs for w in ("--variant", v)))
-            err(f"{looked}: play a fresh deal, not proved winnable: {unproved}; or look again: {again}")
-            return None, None, ""
+            raise UserError(f"{looked}: play a fresh deal, not proved winnable: {unproved}; or look again: {again}")
         from storyteller.ui.terminal import Terminal
 
         term = Terminal(plain=config.get("plain", flag=plain))
@@ -330,6 +330,7 @@ def choose_deal(game: Game, variants: dict[str, str], want: str, daily: bool, au
         if picked == "fresh":
             return fresh, None, ""
         if picked != "again":
+            say(f"No game was started. A fresh deal: {command_line('play', game.name)}")
             return None, None, ""
         search = deals.find(game, variants, want, seconds)
     found = search.found

@@ -637,7 +637,7 @@ def main(argv: list[str] | None = None) -> int:
     import io
     import sys
 
-    from storyteller.core.words import can_show
+    from storyteller.core.words import can_show, command, program
 
     _complete_paths(app.registered_commands + config_app.registered_commands)
     for stream in (sys.stdout, sys.stderr):
@@ -647,7 +647,11 @@ def main(argv: list[str] | None = None) -> int:
             stream.reconfigure(errors="replace")
     args = sys.argv[1:] if argv is None else argv
     try:
-        _one_command(args)(args=args, prog_name="storyteller", standalone_mode=True)
+        parser = _one_command(args)
+        # A command's usage and its "Try ... -h" name the program as it was started; the whole
+        # app (help, completion, whose scripts are installed for 'storyteller') keeps its name.
+        prog = "storyteller" if parser is app else command(*program())
+        parser(args=args, prog_name=prog, complete_var="_STORYTELLER_COMPLETE", standalone_mode=True)
     except SystemExit as e:
         return int(e.code or 0) if not isinstance(e.code, str) else 1
     return 0
