@@ -427,3 +427,28 @@ def test_the_quickstart_on_a_fresh_checkout_then_the_end_screens_command(tmp_pat
     pasted = _pasted(story.removeprefix("Read it as a story: "), checkout, env)
     assert pasted.returncode == 0, pasted.stderr
     assert (checkout / "story.md").read_text(encoding="utf-8").startswith("---")
+
+
+def test_no_command_is_printed_with_the_program_name_written_in():
+    """Every command the product prints goes through words.command_line: no string in the
+    code that prints (the commands, the terminal, the session, the logs, the campaigns)
+    spells 'storyteller COMMAND' itself. (Help texts and docstrings say what a command is
+    called; an export, read elsewhere, says 'storyteller play ...' as the README does.)"""
+    import ast
+    import re
+
+    spelled = re.compile(r"(?<!\ba )(?<!\bA )\bstoryteller (play|resume|export|solve|analy[sz]e|replay|sessions|stats|journal|campaign|"
+                         r"games|rules|simulate|config)\b")
+    package = HERE / "storyteller"
+    found = []
+    for path in [package / "app.py", *sorted((package / "ui").glob("*.py")), *sorted((package / "play").glob("*.py")),
+                 *sorted((package / "log").glob("*.py")), *sorted((package / "study").glob("*.py"))]:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        docs = {id(n.body[0].value) for n in ast.walk(tree)
+                if isinstance(n, (ast.Module, ast.FunctionDef, ast.ClassDef, ast.AsyncFunctionDef)) and n.body
+                and isinstance(n.body[0], ast.Expr) and isinstance(n.body[0].value, ast.Constant)}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docs \
+                    and spelled.search(node.value):
+                found.append(f"{path.relative_to(HERE)}:{node.lineno}: {node.value[:60]!r}")
+    assert not found, "\n".join(found)

@@ -227,7 +227,8 @@ def save(c: Campaign) -> None:
 def create(name: str, title: str = "", protagonist: Protagonist | None = None) -> Campaign:
     with locked(name):
         if path_of(name).exists():
-            raise CampaignError(f"there is already a campaign called {name!r}: {command_line('campaign', 'show', name)}")
+            shown = command_line("campaign", "show", name)
+            raise CampaignError(f"there is already a campaign called {name!r}: {shown}")
         c = Campaign(name, _text(title), protagonist or Protagonist(), created=now())
         c.protagonist = Protagonist(*(_text(x) for x in (c.protagonist.name, c.protagonist.line,
                                                           c.protagonist.wants)))
