@@ -437,8 +437,8 @@ def test_no_command_is_printed_with_the_program_name_written_in():
     import ast
     import re
 
-    spelled = re.compile(r"(?<!\ba )(?<!\bA )\bstoryteller (play|resume|export|solve|analy[sz]e|replay|sessions|stats|journal|campaign|"
-                         r"games|rules|simulate|config)\b")
+    spelled = re.compile(r"(?<!\ba )(?<!\bA )\bstoryteller (play|resume|export|solve|analy[sz]e|replay|sessions|"
+                         r"stats|journal|campaign|games|rules|simulate|config)\b")
     package = HERE / "storyteller"
     found = []
     for path in [package / "app.py", *sorted((package / "ui").glob("*.py")), *sorted((package / "play").glob("*.py")),
