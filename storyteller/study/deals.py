@@ -31,7 +31,7 @@ from storyteller.core.sources import SeededSource
 
 SECONDS = 2.0  # how long --deal looks for a deal before it says none was proved in time
 EACH = 0.25  # seconds at most on one fresh seed: one the solver is slow on is passed over for the next
-DAILY_NODES = 20_000  # positions the solver may search for each of the day's seeds
+DAILY_NODES = 2_000  # positions the solver may search for each of the day's seeds (under a second each)
 WANTS = ("winnable", "easy", "hard")  # what --deal can choose, besides "any" (today's default)
 PLAYER = "greedy"  # the built-in player that tells an easy deal from a hard one
 
