@@ -1321,7 +1321,9 @@ def campaign_list() -> int:
         c = campaign.load(name)
         done = campaign.chapters(c)
         last = done[-1] if done else None
-        where = "no chapter yet" if last is None else f"chapter {last.number}: {last.game} ({_status_words(last)})"
+        title = registry.get(last.game).rules.title if last is not None and last.game in registry.names() else ""
+        where = ("no chapter yet" if last is None
+                 else f"chapter {last.number}: {title or last.game or '?'} ({_status_words(last)})")
         rows.append((name, c.title or "-", c.protagonist.name or "-", str(len(done)), where))
     widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(("name", "title", "protagonist",
                                                                            "chapters", "now"))]

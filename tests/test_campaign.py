@@ -365,3 +365,25 @@ def test_campaign_new_from_an_answers_file_and_its_mistakes(tmp_path):
         code, _out, err = campaigner.new("x", tmp_path, name="Again")
         assert code != 0 and "already a campaign called 'x'" in err
         assert campaign.load("x").protagonist.name == "Ash <b>[bold]"
+
+
+def test_two_sessions_beginning_chapters_at_once(tmp_path):
+    """Four processes start chapters of one campaign at the same moment: each is a chapter,
+    numbered once, and the file lists every one."""
+    import subprocess
+
+    with campaigner.home(tmp_path):
+        campaigner.new("busy", tmp_path, name="Ash")
+    env = dict(os.environ, STORYTELLER_HOME=str(tmp_path))
+    procs = [subprocess.Popen([sys.executable, "-m", "storyteller", "play", game, "--seed", str(i), "--auto",
+                               "random", "--campaign", "busy"], env=env, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True)
+             for i, game in enumerate(("adaman", "cascades", "adaman", "cascades"))]
+    for p in procs:
+        _out, err = p.communicate(timeout=120)
+        assert p.returncode == 0, err
+    with campaigner.home(tmp_path):
+        c = campaign.load("busy")
+        assert not c.problems and len(c.chapters) == 4
+        numbers = sorted(read(ch.path).header.campaign["chapter"] for ch in campaign.chapters(c))
+    assert numbers == [1, 2, 3, 4]
