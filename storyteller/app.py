@@ -236,11 +236,22 @@ def play(
             recap = f"{'The story begins' if field['chapter'] == 1 else 'The story so far'}: {field['recap']}"
             say(textwrap.fill(recap, width, break_long_words=False, break_on_hyphens=False))
     driver.begin(session, resumed=False)
-    if said:
-        say(said)
-    if first:
-        say(first)
+    for line in (said, first):
+        if line:
+            say(_fitted(line))
     return _drive(session, driver)
+
+
+def _fitted(text: str) -> str:
+    """A line of prose for the terminal, wrapped at word boundaries to its width (never
+    inside a word, an option or a path); as it is when the output is not a terminal."""
+    if not sys.stdout.isatty():
+        return text
+    import shutil
+    import textwrap
+
+    width = max(40, shutil.get_terminal_size((80, 24)).columns - 1)
+    return textwrap.fill(text, width, break_long_words=False, break_on_hyphens=False)
 
 
 DEAL_CHOICES = ("any", "winnable", "easy", "hard")
@@ -360,8 +371,7 @@ def first_game(game: Game, variants: Mapping[str, str]) -> str | None:
     why = next((part.split(":", 1)[1].strip() for part in variant.help.split(";")
                 if part.strip().startswith(f"{value}:")), "")
     said = f" ({why})" if why else ""
-    return (f"Your first game of {game.title}? For a gentler one{said}: "
-            f"{command_line('play', game.name, '--variant', game.gentler)}")
+    return f"Your first game of {game.title}? For a gentler one, add --variant {game.gentler}{said}."
 
 
 def branch(old_path: Path | None, step: int | None, log: Path | None = None, auto: str | None = None,

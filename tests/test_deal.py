@@ -334,8 +334,8 @@ def test_the_first_game_hint_is_one_line_for_a_person_with_no_saved_game(cli, tm
     quit_.write_text("quit\n", encoding="utf-8")
     r = cli("play", "carddom", "--answers", quit_)
     lines = [x for x in r.out.splitlines() if "first game" in x]
-    assert lines == ["Your first game of Carddom? For a gentler one (a Joker is a dead card that can never be "
-                     "taken): storyteller play carddom --variant jokers=taken"]
+    assert lines == ["Your first game of Carddom? For a gentler one, add --variant jokers=taken (a Joker is a dead "
+                     "card that can never be taken)."]
     assert "first game" not in cli("play", "carddom", "--answers", quit_).out  # only the first time
     assert "first game" not in cli("play", "cascades", "--answers", quit_).out  # Cascades has no gentler rule
 
