@@ -1412,8 +1412,10 @@ def _times(member: Any) -> int:
 
 
 def _most_met(memory: Any, k: int) -> list[Any]:
+    """The cards met in most chapters, those the player wrote about most first."""
     cards = [m for m in memory.cast.values() if m.kind == "card" and _times(m) > 0]
-    return sorted(cards, key=lambda m: (-_times(m), m.first or 0, m.name))[:k]
+    return sorted(cards, key=lambda m: (-sum(a.answered for a in m.appearances) - len(m.mentions), -_times(m),
+                                        m.first or 0, m.name))[:k]
 
 
 def _stats_lines(done: list[Any], memory: Any) -> None:

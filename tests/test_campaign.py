@@ -83,7 +83,7 @@ def test_the_next_chapter_opens_with_the_story_so_far_and_a_bridge(played):
     start = next(i for i, line in enumerate(lines) if line.startswith("The story so far:"))
     stop = next(i for i, line in enumerate(lines) if line.startswith("Playing "))
     recap = " ".join(lines[start:stop])  # wrapped at word boundaries to the terminal's width
-    assert "Wren, a ferryman's daughter." in recap and "Wren wants to find her brother." in recap
+    assert "You are Wren, a ferryman's daughter." in recap and "You want to find her brother." in recap
     assert "Last time, on the road to the secret chamber," in recap  # chapter 1 was Hexaract
     assert "\u201cWho burned the mill?\u201d" in recap  # the thread opened in chapter 1
     header = read(next(p for p in logs(root) if "adaman" in p.name)).header

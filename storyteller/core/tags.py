@@ -99,15 +99,29 @@ def plain(text: str) -> str:
     return "".join(out)
 
 
+SMALL = frozenset({"the", "old", "young", "little", "big", "great", "lady", "lord", "sir", "master", "mistress",
+                   "mother", "father", "brother", "sister", "saint", "captain", "doctor", "king", "queen", "north",
+                   "south", "east", "west", "upper", "lower", "gate", "house", "road", "lane", "ford", "hill"})
+
+
 def mentions(text: str, names: Iterable[str]) -> set[str]:
     """The keys of ``names`` (see :func:`key`) that ``text`` names: in a tag, or in plain
-    words as a whole word or words (case does not matter)."""
+    words as a whole word or words (case does not matter), or, for a name of two words or
+    more, by one of its own words as a person writes a name short ("Tamsin" for "Old
+    Tamsin"): a capitalised word of four letters or more that is no title or common word,
+    written capitalised."""
     found = {t.key for t in find(text)}
-    bare = " ".join(plain(text).split()).casefold()
+    words = plain(text)
+    bare = " ".join(words.split()).casefold()
     for name in names:
         k = key(name)
         if k in found or not k:
             continue
         if re.search(r"(?<!\w)" + re.escape(k) + r"(?!\w)", bare):
+            found.add(k)
+            continue
+        parts = name.split()
+        if len(parts) > 1 and any(len(p) >= 4 and p[:1].isupper() and p.casefold() not in SMALL
+                                  and re.search(r"(?<!\w)" + re.escape(p) + r"(?!\w)", words) for p in parts):
             found.add(k)
     return found

@@ -315,6 +315,7 @@ class Appearance:
     fate: str  # what became of it there, in words ("came to court and watched you plot")
     step: int  # the step of the log where it took that role
     answered: bool = False  # the player answered a question about it there
+    wrote: str = ""  # ... and what they wrote
 
 
 @dataclass
@@ -391,13 +392,17 @@ class Memory:
         w = words()
         who = self.campaign.protagonist
         out = []
-        if who.name and who.line:
-            out.append(f"{who.name}, {who.line}.")
-        elif who.name or who.line:
-            out.append(f"{who.name or who.line}.")
+        if who.name or who.line:
+            out.append(f"You are {', '.join(x for x in (who.name, _clause(who.line)) if x)}.")
         if who.wants:
-            out.append(f"{who.name or 'You'} {'wants' if who.name else 'want'} {_clause(who.wants)}.")
+            wants = _clause(who.wants)
+            out.append(f"You want {wants}." if wants.startswith("to ") else f"What you want: {_quoted(wants)}")
         last = self.last()
+        earlier = [t for t in self.told if t is not last and t.readable and t.title]
+        if earlier:
+            done = ", ".join(f"{t.title} ({t.result or 'unfinished'})" for t in earlier[-4:])
+            more = f" and {len(earlier) - 4} more" if len(earlier) > 4 else ""
+            out.append(f"Behind you: {done}{more}.")
         if last is not None and last.result:
             ending = w["ending"].get(last.chapter.game, {}).get(last.result, "")
             where = w["where"].get(last.chapter.game, "")
@@ -417,16 +422,31 @@ class Memory:
 
 
 def _clause(text: str) -> str:
+    """The player's words as part of a sentence: no full stop, and "To find..." as "to find..."."""
     text = text.strip().rstrip(".")
-    return text[:1].lower() + text[1:] if text[:2].istitle() and not text[:2].isupper() and " " in text else text
+    first, _, rest = text.partition(" ")
+    return f"{first.lower()} {rest}" if rest and first in ("To", "A", "An", "The") else text
 
 
 def _excerpt(text: str, limit: int = 200) -> str:
+    """The player's words, their tags read as names, cut at the end of a sentence that fits
+    (else at a word)."""
     text = " ".join(tagging.plain(text).split())
     if len(text) <= limit:
         return text
+    ends = [m.end() for m in re.finditer(r"[.!?](?=\s)", text[:limit + 1])]
+    if ends and ends[-1] > limit // 3:
+        return text[:ends[-1]]
     cut = text[:limit].rsplit(" ", 1)[0]
     return cut.rstrip(",;:") + "\u2026"
+
+
+def _sentence(text: str, limit: int = 110) -> str:
+    """The first sentence of the player's words, if it is short enough to quote in a question."""
+    text = " ".join(tagging.plain(text).split())
+    m = re.match(r"(.+?[.!?])(\s|$)", text)
+    first = m.group(1) if m else text
+    return first if 0 < len(first) <= limit else ""
 
 
 def _quoted(text: str) -> str:
@@ -483,7 +503,9 @@ def _hear(memory: Memory, told: Told, log: GameLog) -> None:
         except LogError:
             told.readable = False
         else:
-            answered = {a.about for a in heard.asked.values() if a.answered and a.about is not None}
+            said = {e.question: e.text for e in log.journal() if e.question is not None}
+            answered = {a.about: said.get(n, "") for n, a in heard.asked.items()
+                        if a.answered and a.about is not None}
             _cards(memory, number, log.game, heard.asker.game, reg, answered)
     end = log.end
     told.result = end.result if isinstance(end, End) else ""
@@ -495,23 +517,26 @@ def _hear(memory: Memory, told: Told, log: GameLog) -> None:
         _tags(memory, number, entry)
 
 
-def _cards(memory: Memory, chapter: int, game: str, facts: Game, reg: Any, answered: set[int]) -> None:
+def _cards(memory: Memory, chapter: int, game: str, facts: Game, reg: Any, answered: dict[int, str]) -> None:
+    """The cards of one chapter, each with what became of it there (the last role it took)
+    and, if the player answered a question about it, the first thing they wrote of it."""
     fates = words()["fates"].get(game, {})
     last: dict[str, tuple[int, str]] = {}
-    spoken: set[str] = set()  # the cards the player answered a question about
+    spoken: dict[str, str] = {}  # the cards the player answered a question about, and their words
     for n, role in facts.facts:
         if role.role in fates:
-            who = cast_key(game, role.card, reg)
+            who = cast_key(game, role.card, reg, role.role)
             if who is not None:
                 last[who[0]] = (n, role.role)
                 memory.cast.setdefault(who[0], Member(who[0], who[1], "card"))
                 if n in answered:
-                    spoken.add(who[0])
+                    spoken.setdefault(who[0], answered[n])
     for key, (n, took) in last.items():
-        memory.cast[key].appearances.append(Appearance(chapter, game, took, fates[took], n, key in spoken))
+        memory.cast[key].appearances.append(Appearance(chapter, game, took, fates[took], n, key in spoken,
+                                                       spoken.get(key, "")))
 
 
-def cast_key(game: str, card_id: str, reg: Any = None) -> tuple[str, str] | None:
+def cast_key(game: str, card_id: str, reg: Any = None, role: str = "") -> tuple[str, str] | None:
     """How the cast knows a card: its key and its name ("sailor", "the Sailor"). A Decktet
     card other than an Ace is the same one in every Decktet game; a Carddom card is its
     people ("the dwarves") or its overlord ("the witch"), by what it is in the tale."""
@@ -529,6 +554,9 @@ def cast_key(game: str, card_id: str, reg: Any = None) -> tuple[str, str] | None
         if card is None or card.rank == "Joker":
             return None
         p = reg.prompt_data
+        if role == "overlord":  # "a secret society": the overlord, by what it is
+            kind = p["overlord_kind"][card.rank].split(" ", 1)[-1]
+            return f"carddom:overlord:{kind}", f"the {kind}"
         people = p["people"][card.suits[0]]
         return f"carddom:{people}", f"the {people}"
     return None
@@ -584,6 +612,8 @@ class Recaller:
         self.used: set[str] = set(memory.texts)  # the campaign's questions' words, asked anywhere
         self.turn = 0
         self.bridged = False  # the bridge from the chapter before was asked
+        self.frames: set[str] = set()  # the campaign's frames asked in this chapter ("recall:3"), each once
+        self.about: set[str] = set()  # the cards the game's own questions were about in this chapter
 
     @classmethod
     def of(cls, header: Header, reg: Any) -> Recaller | None:
@@ -600,19 +630,27 @@ class Recaller:
         return cls(remember(c, done), field_["chapter"], header.game, header.seed, reg)
 
     def hear(self, event: QuestionEvent) -> None:
+        parts = event.id.split(":")
         if event.id.startswith(PREFIX):
             self.since = 0
             self.used.add(event.text)
-            parts = event.id.split(":")
+            if len(parts) >= 3:
+                self.frames.add(f"{parts[1]}:{parts[-1]}")
             if len(parts) >= 3 and parts[1] == "recall":
                 self.recalled.add(parts[2])
             if parts[1].startswith("bridge"):
                 self.bridged = True
         else:
             self.since += 1
+            if len(parts) >= 2:
+                self.about.add(parts[1])  # a card the game asked about in this chapter
 
     def _pick(self, kind: str, options: list[tuple[str, str]], n: int) -> Question | None:
-        fresh = [(qid, text) for qid, text in options if text not in self.used]
+        def frame(qid: str) -> str:
+            parts = qid.split(":")
+            return f"{parts[1]}:{parts[-1]}"
+
+        fresh = [(qid, text) for qid, text in options if text not in self.used and frame(qid) not in self.frames]
         if not fresh:
             return None
         order = Stream(self.seed, "campaign", kind, str(n)).shuffled(range(len(fresh)))
@@ -630,12 +668,13 @@ class Recaller:
         if chosen is None or occasion is None:
             return None
         role = occasion.role
+        card = role.card if role.card not in ("", "*", "any") else None
+        if self.since >= 1 and card:  # a card met before: its first question in the chapter recalls it
+            recall = self.recall(role.role, card, n)
+            if recall is not None:
+                return recall
         if self.since < SPACING:
             return None
-        card = role.card if role.card not in ("", "*", "any") else None
-        recall = self.recall(role.role, card, n) if card else None
-        if recall is not None:
-            return recall
         thing = self.thing(role, card)
         return self.named(thing, n)
 
@@ -650,16 +689,17 @@ class Recaller:
             options += [(f"{PREFIX}bridge-thread:{i}:{_slug(newest)}", f.format(thread=_quoted(newest)))
                         for i, f in enumerate(w["bridge-thread"])]
         wants = self.memory.campaign.protagonist.wants
-        if wants:
-            said = f"What you want: {_quoted(wants)}"
+        if wants and _clause(wants).startswith("to "):
+            said = _clause(wants) + "."
             options += [(f"{PREFIX}bridge-wants:{i}", f.format(wants=said)) for i, f in enumerate(w["bridge-wants"])]
         return self._pick("bridge", options, n)
 
     def recall(self, role: str, card: str, n: int) -> Question | None:
         w = words()
         now_words = w["now"].get(self.game, {}).get(role)
-        who = cast_key(self.game, card, self.reg)
-        if now_words is None or who is None or who[0] in self.recalled or len(self.recalled) >= MAX_RECALLS:
+        who = cast_key(self.game, card, self.reg, role)
+        if (now_words is None or who is None or who[0] in self.recalled or len(self.recalled) >= MAX_RECALLS
+                or card in self.about):
             return None
         member = self.memory.cast.get(who[0])
         if member is None:
@@ -672,7 +712,9 @@ class Recaller:
         when = "In the last chapter" if past.chapter == self.chapter - 1 else f"In chapter {past.chapter}"
         name = member.name
         again = " again" if past.game == self.game and past.role == role else ""
-        lead = f"{when}, {where}, {name} {past.fate}. Now {name} {now_words}{again}."
+        wrote = _sentence(past.wrote)
+        said = f" You wrote then: \u201c{wrote}\u201d" if wrote else ""
+        lead = f"{when}, {where}, {name} {past.fate}.{said} Now {name} {now_words}{again}."
         options = [(f"{PREFIX}recall:{who[0]}:{i}", f"{lead} {f.format(name=name)}")
                    for i, f in enumerate(w["recall"][_kind_of(card)])]
         return self._pick("recall", options, n)
