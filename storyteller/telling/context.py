@@ -84,6 +84,8 @@ def make(log: GameLog, memory: Any = None) -> tuple[dict[str, Any], Replay]:
         "decisions": w.decisions,
         "decisions_made": sum(1 for e in log.events if isinstance(e, Decision)),
         "branch": ({"log": header.from_log, "step": header.from_step} if header.from_log is not None else None),
+        "deal": ({"chosen": header.deal["chosen"], "winnable": header.deal["winnable"],
+                  "date": header.deal.get("date")} if header.deal is not None else None),
     }
     doc = {
         "version": CONTEXT_VERSION,
