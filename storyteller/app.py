@@ -884,7 +884,7 @@ def export_book(name: str, output: Path | None = None, force: bool = False, form
         browser = pdf.find_browser()
         if browser is None:
             page = next(f.name for f in FORMATS.values() if f.page and not f.printed)
-            raise UserError(pdf.no_browser(command("storyteller", "export", "--campaign", name, "--format", page,
+            raise UserError(pdf.no_browser(command_line("export", "--campaign", name, "--format", page,
                                                    "-o", f"{name}.html")))
     if output is not None:
         try:
