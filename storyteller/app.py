@@ -10,13 +10,13 @@ import os
 import sys
 from pathlib import Path
 from typing import Any
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from storyteller import __version__, config, registry
 from storyteller.log import store
 from storyteller.core.engine import Game, VariantError
 from storyteller.log.file import LogError, LogWriter, TruncatedLog, now
-from storyteller.core.words import clean, command, plural
+from storyteller.core.words import clean, command_line, plural
 
 from storyteller.core.errors import EXIT_ERROR, EXIT_INTERRUPTED, EXIT_USAGE, UserError
 
@@ -175,28 +175,42 @@ def play(
     from_log: Path | None = None,
     step: int | None = None,
     campaign: str | None = None,
+    deal: str | None = None,
+    daily: bool = False,
 ) -> int:
     from storyteller.play.session import Session
 
     if campaign is not None and (from_log is not None or step is not None):
         raise UserError("a branch is not a new chapter: play --from LOG --step N without --campaign", EXIT_USAGE)
     if from_log is not None or step is not None:
-        if name is not None or seed is not None or variants or physical or extra:
+        if name is not None or seed is not None or variants or physical or extra or deal is not None or daily:
             raise UserError("a branch plays on the old game's deal and rules: give --from LOG --step N, and no game, "
-                            "--seed, --variant or --physical", EXIT_USAGE)
+                            "--seed, --variant, --physical, --deal or --daily", EXIT_USAGE)
         return branch(from_log, step, log, auto, answers, plain, questions)
+    want = load_deal(deal, seed, daily, physical, variants)
     if name is None:
-        raise UserError("which game? storyteller play GAME (storyteller games lists them), or storyteller play "
-                        "--from LOG --step N to play on from a step of a saved game", EXIT_USAGE)
+        raise UserError(f"which game? {command_line('play', 'GAME')} ({command_line('games')} lists them), or "
+                        f"{command_line('play', '--from', 'LOG', '--step', 'N')} to play on from a step of a saved "
+                        "game", EXIT_USAGE)
     game = load_game(name)
-    chosen = load_variants(game, variants)
+    # the day's deal is played by the standard rules, the same for everyone
+    chosen = game.parse_variants([]) if daily else load_variants(game, variants)
     source = load_source(game, physical, extra)
-    seed_text = load_seed(seed)
+    first = None if auto else first_game(game, chosen)
+    header_deal = None
+    if daily or want != "any":
+        seed_text, header_deal, said = choose_deal(game, chosen, want, daily, auto, answers, plain)
+        if seed_text is None:  # the player chose to stop
+            return 0
+    else:
+        seed_text = load_seed(seed)
+        said = None
     driver = make_driver(game, seed_text, auto, answers, plain, source, questions)
     path = log if log is not None else store.new_log_path(game.name, seed_text)
     mode = f"auto {auto}" if auto else "answers" if answers else "player"
     if campaign is None:
-        session = Session.new(game, chosen, seed_text, path, mode=mode, source=source, driver=driver)
+        session = Session.new(game, chosen, seed_text, path, mode=mode, source=source, driver=driver,
+                              deal=header_deal)
     else:
         from storyteller.play import campaign as campaigns
 
@@ -205,14 +219,15 @@ def play(
             say(f"The built-in player {auto!r} plays this chapter of the campaign {campaign!r}: its moves, your "
                 "campaign.")
         session = campaigns.begin_chapter(campaign, lambda field: Session.new(
-            game, chosen, seed_text, path, mode=mode, source=source, driver=driver, campaign=field))
+            game, chosen, seed_text, path, mode=mode, source=source, driver=driver, campaign=field,
+            deal=header_deal))
         field = session.log.header.campaign
         c = campaigns.load(campaign)
         say(f"Chapter {field['chapter']} of {c.heading}.")
         for ch in campaigns.chapters(c)[:-1]:
             if ch.status in ("in progress", "cut off"):
                 say(f"(Chapter {ch.number} is unfinished; it waits for you: "
-                    f"{command('storyteller', 'resume', ch.path)})")
+                    f"{command_line('resume', ch.path)})")
         if field["recap"]:
             import shutil
             import textwrap
@@ -221,7 +236,142 @@ def play(
             recap = f"{'The story begins' if field['chapter'] == 1 else 'The story so far'}: {field['recap']}"
             say(textwrap.fill(recap, width, break_long_words=False, break_on_hyphens=False))
     driver.begin(session, resumed=False)
+    for line in (said, first):
+        if line:
+            say(_fitted(line))
     return _drive(session, driver)
+
+
+def _fitted(text: str) -> str:
+    """A line of prose for the terminal, wrapped at word boundaries to its width (never
+    inside a word, an option or a path); as it is when the output is not a terminal."""
+    if not sys.stdout.isatty():
+        return text
+    import shutil
+    import textwrap
+
+    width = max(40, shutil.get_terminal_size((80, 24)).columns - 1)
+    return textwrap.fill(text, width, break_long_words=False, break_on_hyphens=False)
+
+
+DEAL_CHOICES = ("any", "winnable", "easy", "hard")
+DEAL_SECONDS = "STORYTELLER_DEAL_SECONDS"  # how long --deal looks (default: deals.SECONDS); for tests, slow machines
+
+
+def load_deal(deal: str | None, seed: str | None, daily: bool, physical: bool, variants: Sequence[str]) -> str:
+    """``--deal`` and ``--daily``, checked against each other and the options they exclude:
+    the kind of deal wanted ("any" is today's default)."""
+    want = "any" if deal is None else deal.strip().lower()
+    if want not in DEAL_CHOICES:
+        raise UserError(f"--deal takes one of: {', '.join(DEAL_CHOICES)} (not '{clean(deal or '')}')", EXIT_USAGE)
+    if daily and deal is not None:
+        raise UserError("--daily plays the day's deal: give either --daily or --deal, not both", EXIT_USAGE)
+    if seed is not None and want != "any":
+        raise UserError("--deal chooses the seed: give either --deal or --seed, not both", EXIT_USAGE)
+    if seed is not None and daily:
+        raise UserError("--daily plays the day's seed: give either --daily or --seed, not both", EXIT_USAGE)
+    if physical and want != "any":
+        raise UserError(f"--deal {want} cannot choose a real deck, which is never known before it is played: "
+                        "leave out --physical or --deal", EXIT_USAGE)
+    if physical and daily:
+        raise UserError("--daily deals the day's cards from its seed: leave out --physical or --daily", EXIT_USAGE)
+    if daily and variants:
+        raise UserError("the day's deal is played by the standard rules, the same for everyone: leave out --variant",
+                        EXIT_USAGE)
+    return want
+
+
+def deal_seconds() -> float:
+    """How long ``--deal`` looks for a deal: ``STORYTELLER_DEAL_SECONDS`` or the default."""
+    from storyteller.study import deals
+
+    text = os.environ.get(DEAL_SECONDS, "").strip()
+    if not text:
+        return deals.SECONDS
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not 0 <= seconds <= 600:
+        raise UserError(f"{DEAL_SECONDS} takes a number of seconds from 0 to 600, not '{clean(text)}'", EXIT_USAGE)
+    return seconds
+
+
+def choose_deal(game: Game, variants: dict[str, str], want: str, daily: bool, auto: str | None,
+                answers: Path | None, plain: bool | None) -> tuple[str | None, dict[str, Any] | None, str]:
+    """The seed of a ``--deal`` or ``--daily`` game, its header's ``deal`` and the line that
+    says what is known of it before the first move. When no deal is proved in time, a player
+    at a terminal chooses: a fresh deal not proved, another look, or stop ((None, None, ""));
+    without a terminal, one line gives the commands for either."""
+    from storyteller.core import daily as days
+    from storyteller.study import deals
+
+    if not registry.get(game.name).has_solver and not daily:
+        raise UserError(f"{game.title} has no solver, so no deal of it can be proved winnable: play it without --deal",
+                        EXIT_USAGE)
+    if daily:
+        try:
+            day = days.today()
+        except ValueError as e:
+            raise UserError(str(e), EXIT_USAGE) from None
+        found, field = deals.daily(game, day)
+        which = f"The day's deal of {game.title} for {day.isoformat()} (UTC), the same for everyone"
+        if found.winnable:
+            return found.seed, field, f"{which}: it can be won; the solver found a winning game of {found.moves} moves."
+        return found.seed, field, (f"{which}: the solver could not prove it winnable (none of the day's "
+                                   f"{days.CANDIDATES} seeds within {deals.DAILY_NODES:,} positions).")
+    seconds = deal_seconds()
+    search = deals.find(game, variants, want, seconds)
+    while search.found is None:
+        fresh = load_seed(None)
+        looked = (f"No {want} deal of {game.title} was proved within {seconds:g} s "
+                  f"({plural(search.tried, 'deal')} looked at)")
+        if auto or answers or not (sys.stdin.isatty() and sys.stdout.isatty()):
+            specs = game.variant_specs(variants)
+            unproved = command_line("play", game.name, "--seed", fresh, *(w for v in specs for w in ("--variant", v)))
+            again = command_line("play", game.name, "--deal", want, *(w for v in specs for w in ("--variant", v)))
+            raise UserError(f"{looked}: play a fresh deal, not proved winnable: {unproved}; or look again: {again}")
+        from storyteller.ui.terminal import Terminal
+
+        term = Terminal(plain=config.get("plain", flag=plain))
+        say(f"{looked}.")
+        picked = term.select("What now?", [(f"Play a fresh deal, not proved winnable (seed {fresh})", "fresh"),
+                                           (f"Look again ({seconds:g} s more)", "again"),
+                                           ("Stop", "stop")])
+        if picked == "fresh":
+            return fresh, None, ""
+        if picked != "again":
+            say(f"No game was started. A fresh deal: {command_line('play', game.name)}")
+            return None, None, ""
+        search = deals.find(game, variants, want, seconds)
+    found = search.found
+    line = f"This deal can be won: before you began, the solver found a winning game of {found.moves} moves"
+    if want == "easy":
+        line += f", and the built-in {deals.PLAYER} player wins it too"
+    elif want == "hard":
+        line += f", and the built-in {deals.PLAYER} player loses it"
+    return found.seed, {"chosen": want, "winnable": True}, line + "."
+
+
+def first_game(game: Game, variants: Mapping[str, str]) -> str | None:
+    """The line for a person's first game of ``game`` (no saved game of it in the sessions
+    folder), where its rules have a gentler variant not already chosen: which, and how to
+    ask for it. None otherwise."""
+    if not game.gentler:
+        return None
+    name, _, value = game.gentler.partition("=")
+    if variants.get(name) == (value or "on"):
+        return None
+    try:
+        if any(store.sessions_dir().glob(f"*-{game.name}-*.jsonl")):
+            return None
+    except OSError:
+        return None
+    variant = game.variant(name)
+    why = next((part.split(":", 1)[1].strip() for part in variant.help.split(";")
+                if part.strip().startswith(f"{value}:")), "")
+    said = f" ({why})" if why else ""
+    return f"Your first game of {game.title}? For a gentler one, add --variant {game.gentler}{said}."
 
 
 def branch(old_path: Path | None, step: int | None, log: Path | None = None, auto: str | None = None,
@@ -288,23 +438,23 @@ def _drive(session, driver) -> int:
     except (KeyboardInterrupt, EOFError):
         driver.interrupted(session)
         if session.over:
-            say(f"\nSaved. The game is over; read it: {command('storyteller', 'export', session.path, '--story')}")
+            say(f"\nSaved. The game is over; read it: {command_line('export', session.path, '--story')}")
         else:
-            say(f"\nSaved. Nothing is lost. To go on: {command('storyteller', 'resume', session.path)}")
+            say(f"\nSaved. Nothing is lost. To go on: {command_line('resume', session.path)}")
         return EXIT_INTERRUPTED
     except SaveAndQuit:
-        say(f"Saved. To go on: {command('storyteller', 'resume', session.path)}")
+        say(f"Saved. To go on: {command_line('resume', session.path)}")
         return 0
     except AnswersExhausted as e:
-        err(f"{e}; the game is saved: {command('storyteller', 'resume', session.path)}")
+        err(f"{e}; the game is saved: {command_line('resume', session.path)}")
         return EXIT_INTERRUPTED
     except IllegalAnswer as e:
-        err(f"{e}. Nothing illegal was written; the game is saved: {command('storyteller', 'resume', session.path)}")
+        err(f"{e}. Nothing illegal was written; the game is saved: {command_line('resume', session.path)}")
         return EXIT_USAGE
     finally:
         session.close()
     say(f"Log: {session.path}")
-    say(f"Read it as a story: {command('storyteller', 'export', session.path, '--story', '-o', 'story.md')}")
+    say(f"Read it as a story: {command_line('export', session.path, '--story', '-o', 'story.md')}")
     return 0 if outcome is not None else EXIT_ERROR
 
 
@@ -322,14 +472,14 @@ def resume(
         path = store.latest_unfinished()
         if path is None:
             raise UserError(f"no unfinished session in {store.sessions_dir()}; "
-                            "start one with: storyteller play carddom")
+                            f"start one with: {command_line('play', 'carddom')}")
     repair = False
     try:
         log = store.open_log(path)
     except TruncatedLog as e:
         log = e.intact
         if not yes and not _confirm_repair(str(e), config.get("plain", flag=plain)):
-            again = command("storyteller", "resume", path, "--yes")
+            again = command_line("resume", path, "--yes")
             raise UserError(f"{e}; to continue from the intact part: {again}") from None
         repair = True
     end = log.end
@@ -340,7 +490,7 @@ def resume(
             kept = f"; its torn last line is kept in {path}.cut-off"
         raise UserError(
             f"{path}: this game is already over ({end.result}){kept}; "
-            f"export it with: {command('storyteller', 'export', path, '--story')}"
+            f"export it with: {command_line('export', path, '--story')}"
         )
     game = load_game(log.game)
     driver = make_driver(game, log.seed, auto, answers, plain, log.header.source, questions)
@@ -392,7 +542,7 @@ def sessions(every: bool = False, number: int = 20, game: str | None = None, sta
                      else "no saved game is a campaign's chapter yet")
             raise UserError(f"no campaign named '{campaign}' has a chapter in {folder} ({known})", EXIT_USAGE)
     if not found:
-        say(f"No saved sessions yet in {folder}. Start one with: storyteller play carddom")
+        say(f"No saved sessions yet in {folder}. Start one with: {command_line('play', 'carddom')}")
         return 0
     chosen = [s for s in reversed(found) if (game is None or s.game == game)
               and (status is None or s.status in STATUSES[status]) and (campaign is None or s.campaign == campaign)]
@@ -413,9 +563,9 @@ def sessions(every: bool = False, number: int = 20, game: str | None = None, sta
                      "newest first", rows)
     more = len(chosen) - len(shown)
     if more:
-        flags = " ".join(f for f in (f"--game {game}" if game else "", f"--status {status}" if status else "",
-                                     f"--campaign {campaign}" if campaign else "") if f)
-        say(f"{plural(more, 'older session')} not shown: storyteller sessions --all{' ' + flags if flags else ''} "
+        flags = [w for f, v in (("--game", game), ("--status", status), ("--campaign", campaign)) if v
+                 for w in (f, v)]
+        say(f"{plural(more, 'older session')} not shown: {command_line('sessions', '--all', *flags)} "
             f"(or -n N for the N most recent)")
     return 0
 
@@ -434,10 +584,10 @@ def journal(words: Sequence[str] = (), number: int = 20, every: bool = False, ga
 
     if words and words[0] != "search":
         raise UserError(f"'{words[0]}' is not something journal does; to look for words: "
-                        f"{command('storyteller', 'journal', 'search', *words)}", EXIT_USAGE)
+                        f"{command_line('journal', 'search', *words)}", EXIT_USAGE)
     searched = list(words[1:])
     if words and not any(w.strip() for w in searched):
-        raise UserError("journal search takes the words to look for: storyteller journal search WORDS...",
+        raise UserError(f"journal search takes the words to look for: {command_line('journal', 'search')} WORDS...",
                         EXIT_USAGE)
     if number < 1:
         raise UserError("-n takes a number of entries, 1 or more", EXIT_USAGE)
@@ -467,7 +617,7 @@ def journal(words: Sequence[str] = (), number: int = 20, every: bool = False, ga
         first_bad = found.bad[0][0]
         also = f" and {plural(len(found.bad) - 1, 'other')}" if len(found.bad) > 1 else ""
         err(f"left out {plural(len(found.bad), 'log')} that could not be read ({first_bad}{also}): "
-            f"see storyteller sessions")
+            f"see {command_line('sessions')}")
     chosen = found.entries
     for name in names:  # a name tagged in any entry is recognised later in plain words, in any game
         named, known = library.naming(found.entries, name)
@@ -490,7 +640,7 @@ def journal(words: Sequence[str] = (), number: int = 20, every: bool = False, ga
     if not found.entries:
         if not found.logs and not found.bad:
             say(f"No journal entries yet: there are no saved games in {folder}. Start one with: "
-                "storyteller play carddom")
+                f"{command_line('play', 'carddom')}")
         else:
             say(f"No journal entries yet in your {plural(found.logs, 'saved game')} in {folder}: answer a question "
                 "as you play, or choose 'write a journal entry' at any move.")
@@ -574,13 +724,23 @@ def export(
     paper: str | None = None,
     pictures: bool = False,
     analysis: bool = False,
+    campaign: str | None = None,
 ) -> int:
     from storyteller import config
     from storyteller.core.formats import FORMATS, named
     from storyteller.telling import export as exporter
 
+    if campaign is not None:
+        if path is not None:
+            raise UserError("give a log, or --campaign NAME for a campaign's book, not both", EXIT_USAGE)
+        if playthrough or template is not None or analysis:
+            which = "--playthrough" if playthrough else "--template" if template is not None else "--analysis"
+            raise UserError(f"a campaign's book is its chapters' stories: leave out {which} (export a chapter's log "
+                            "for that)", EXIT_USAGE)
+        return export_book(campaign, output=output, force=force, format=format, paper=paper, pictures=pictures)
     if path is None:
-        raise UserError("give the log to export, or --all DIR for every saved game", EXIT_USAGE)
+        raise UserError("give the log to export, --campaign NAME for a campaign's book, or --all DIR for every "
+                        "saved game", EXIT_USAGE)
     flag = None if format is None else format.strip().lower()
     if flag is not None and flag not in FORMATS:
         raise UserError(f"unknown format '{format}' (formats: {', '.join(FORMATS)})", EXIT_USAGE)
@@ -627,7 +787,7 @@ def export(
         browser = pdf.find_browser()
         if browser is None:
             page = next(f.name for f in FORMATS.values() if f.page and not f.printed)
-            html = command("storyteller", "export", path, f"--{kind}", "--format", page, "-o", f"{kind}.html")
+            html = command_line("export", path, f"--{kind}", "--format", page, "-o", f"{kind}.html")
             raise UserError(pdf.no_browser(html))
     if output is not None:  # before any work: only a regular file, and an existing one only with --force
         try:
@@ -679,6 +839,115 @@ def export(
     return 0
 
 
+def export_book(name: str, output: Path | None = None, force: bool = False, format: str | None = None,
+                paper: str | None = None, pictures: bool = False) -> int:
+    """``export --campaign NAME``: the campaign as a book (see ``storyteller.telling.book``):
+    one text, page or PDF, its data as JSON, or in Obsidian a note for the book with notes
+    for its chapters and cast in a folder beside it."""
+    from storyteller import config
+    from storyteller.core.formats import FORMATS, named
+    from storyteller.play import campaign as campaigns
+    from storyteller.telling import export as exporter
+    from storyteller.telling.book import Book
+
+    campaigns.check_name(name)
+    flag = None if format is None else format.strip().lower()
+    if flag is not None and flag not in FORMATS:
+        raise UserError(f"unknown format '{format}' (formats: {', '.join(FORMATS)})", EXIT_USAGE)
+    fmt_name = config.get("export.format", flag=flag)
+    fmt = FORMATS.get(fmt_name)
+    if fmt is None:
+        raise UserError(f"unknown format '{fmt_name}' (formats: {', '.join(FORMATS)})", EXIT_USAGE)
+    if paper is not None and not fmt.page:
+        pages = named(*(f.name for f in FORMATS.values() if f.page))
+        raise UserError(f"--paper is the printed page of an {pages} export, not of {fmt_name}: leave it out",
+                        EXIT_USAGE)
+    paper = config.get("export.paper", flag=None if paper is None else paper.strip().lower())
+    if pictures and fmt.pictures != "beside":
+        notes = named(*(f.name for f in FORMATS.values() if f.pictures == "beside"))
+        already = f"the {fmt_name} page has its pictures already" if fmt.pictures == "inline" else \
+            f"a {fmt_name} export has no pictures"
+        raise UserError(f"--pictures writes pictures beside a {notes} book ({already}): leave it out", EXIT_USAGE)
+    if output is not None and str(output) == "-":
+        output = None
+    if output is None and (pictures or fmt.wikilinks):
+        what = "the book's note, with a folder of notes beside it" if fmt.wikilinks else "the book"
+        raise UserError(f"{'--pictures writes pictures beside' if pictures else 'an ' + fmt.title + ' book is notes'}"
+                        f": give the file of {what}, as in -o {name}{fmt.suffix}", EXIT_USAGE)
+    if output is None and fmt.binary and sys.stdout.isatty():
+        raise UserError(f"{fmt.title} is not for the terminal: give a file to write it to, as in -o {name}{fmt.suffix}",
+                        EXIT_USAGE)
+    browser = None
+    if fmt.printed:
+        from storyteller.telling import pdf
+
+        browser = pdf.find_browser()
+        if browser is None:
+            page = next(f.name for f in FORMATS.values() if f.page and not f.printed)
+            raise UserError(pdf.no_browser(command_line("export", "--campaign", name, "--format", page,
+                                                   "-o", f"{name}.html")))
+    if output is not None:
+        try:
+            exporter.check_output(output, force)
+        except exporter.OutputProblem as e:
+            raise UserError(str(e)) from None
+    book = Book.read(name)
+    files: dict[str, str] = {}  # beside the output: pictures, and in Obsidian the chapters' and cast's notes
+    try:
+        if fmt.data:
+            text: str | bytes = exporter.to_json(book.data())
+        elif fmt.page:
+            text = book.page(fmt_name, paper)
+            if browser is not None:
+                from storyteller.telling.pdf import PdfProblem, print_pdf
+
+                try:
+                    text = print_pdf(text, browser)
+                except PdfProblem as e:
+                    raise UserError(f"cannot print the PDF: {e}") from None
+        elif fmt.wikilinks:
+            assert output is not None
+            files = book.notes(fmt_name, output.stem, pictures=pictures)
+            text = files.pop(output.stem + fmt.suffix)
+        else:
+            text, files = book.text(fmt_name, paper, output.stem if pictures and output is not None else None)
+    except exporter.TemplateProblem as e:
+        raise UserError(str(e)) from None
+    for line in [p.line for p in book.parts if p.line]:
+        err(f"campaign {name}: {line}")
+    if output is None:
+        if isinstance(text, bytes):
+            sys.stdout.buffer.write(text)
+            sys.stdout.buffer.flush()
+        else:
+            sys.stdout.write(text)
+            sys.stdout.flush()
+        return 0
+    beside = [output.parent / f for f in files]
+    for other in beside:  # all refused before one is written
+        if other.parent.exists() and not other.parent.is_dir():
+            raise UserError(f"{clean(str(other.parent))}: is not a folder; the book's notes go there")
+        try:
+            exporter.check_output(other, force)
+        except exporter.OutputProblem as e:
+            raise UserError(str(e)) from None
+    try:
+        for other in beside:  # before the book: it never links to a missing file
+            other.parent.mkdir(parents=True, exist_ok=True)
+            exporter.write_atomic(other, files[str(other.relative_to(output.parent))])
+        exporter.write_atomic(output, text)
+    except exporter.OutputProblem as e:
+        raise UserError(str(e)) from None
+    except OSError as e:
+        raise UserError(f"{clean(str(output))}: cannot write here ({e.strerror})") from None
+    drawn = sum(1 for f in files if f.endswith(".svg"))
+    noted = len(files) - drawn
+    said = [f"{plural(noted, 'note')}" if noted else "", f"{plural(drawn, 'picture')}" if drawn else ""]
+    beside_words = f" and {' and '.join(x for x in said if x)} beside it" if files else ""
+    say(f"Wrote {clean(str(output))}{beside_words}")
+    return 0
+
+
 def _analysis_of(log: Any) -> dict[str, Any]:
     """The analysis for ``export --analysis``, at the default settings, with a progress bar;
     Ctrl-C stops the export (nothing is written)."""
@@ -707,8 +976,8 @@ def export_all(
     from storyteller.telling import vault
 
     if log is not None or others:
-        raise UserError("--all writes every saved game: give no log, --story, --playthrough, -o, --template or --paper "
-                        "with it", EXIT_USAGE)
+        raise UserError("--all writes every saved game: give no log, --story, --playthrough, -o, --template, --paper "
+                        "or --campaign with it", EXIT_USAGE)
     flag = None if format is None else format.strip().lower()
     name = config.get("export.format", flag=flag)
     if name not in FORMATS or not FORMATS[name].notes:
@@ -728,7 +997,7 @@ def export_all(
     for name_ in report.kept:
         say(f"  kept your edits: {name_} (storyteller's version is not written; --force writes over it)")
     if report.unreadable:
-        say(f"  {len(report.unreadable)} log(s) could not be read: see storyteller sessions")
+        say(f"  {len(report.unreadable)} log(s) could not be read: see {command_line('sessions')}")
     return 0
 
 
@@ -746,7 +1015,7 @@ def list_games() -> int:
         reg = registry.get(name)
         players = "|".join(["random", *reg.policies])
         hint = f" ({reg.hint_player} gives the Hint)" if reg.hint_player else ""
-        solver = "; storyteller solve tells whether a deal can be won" if reg.has_solver else ""
+        solver = f"; {command_line('solve')} tells whether a deal can be won" if reg.has_solver else ""
         say(f"{'':<10}   --auto {players}: the built-in players{hint}{solver}")
     return 0
 
@@ -1001,12 +1270,12 @@ def solve(target: str, seed: str | None = None, variant_specs: Sequence[str] = (
         outcome = simulation.witness(rules, variants, seed, verdict.moves, log)
         if outcome is None or not outcome.won:
             raise UserError(f"the solver's winning line did not win when played ({log} keeps it): please report this")
-        say(f"Wrote the winning game to {log}; check it with: {command('storyteller', 'replay', log)}")
+        say(f"Wrote the winning game to {log}; check it with: {command_line('replay', log)}")
     return 0
 
 
 def stats(game: str | None = None, variant_specs: list[str] | None = None, as_json: bool = False,
-          plain: bool = False, everyone: bool = False, campaign: str | None = None) -> int:
+          plain: bool = False, everyone: bool = False, campaign: str | None = None, daily: bool = False) -> int:
     """``storyteller stats``: the statistics of the player's own saved games (of one game,
     of one set of its variants); ``--all`` counts the built-in players' games too;
     ``--campaign`` gives a campaign's chapters, wins and losses, and the cast met most often."""
@@ -1020,10 +1289,15 @@ def stats(game: str | None = None, variant_specs: list[str] | None = None, as_js
             raise UserError("stats --campaign counts the campaign's own chapters: give no game, --variant or --all",
                             EXIT_USAGE)
         return campaign_stats(campaign, as_json)
+    if daily:
+        if variant_specs or everyone:
+            raise UserError("stats --daily counts your own games of the day's deals, by the standard rules: give no "
+                            "--variant or --all", EXIT_USAGE)
+        return daily_stats(load_game(game).name if game else None, as_json)
 
     rules = load_game(game) if game else None
     if variant_specs and rules is None:
-        raise UserError("--variant needs a game: storyteller stats GAME --variant ...", EXIT_USAGE)
+        raise UserError(f"--variant needs a game: {command_line('stats', 'GAME', '--variant')} ...", EXIT_USAGE)
     wanted = load_variants(rules, variant_specs or []) if rules and variant_specs else None
     folder = store.sessions_dir()
     figures, bad = library.collect(folder, rules.name if rules else None, wanted, everyone=everyone)
@@ -1037,7 +1311,7 @@ def stats(game: str | None = None, variant_specs: list[str] | None = None, as_js
         what = f" of {rules.title}" if rules else ""
         others = "" if everyone else " (games of the built-in players are left out: --all counts them)"
         say(f"No games{what} of yours saved yet in {folder}{others}. "
-            f"Start one with: storyteller play {rules.name if rules else 'carddom'}")
+            f"Start one with: {command_line('play', rules.name if rules else 'carddom')}")
         return 0
     title = "All saved games, the built-in players' included" if everyone else "Your games"
     reports.stats(figures, plain or bool(os.environ.get("NO_COLOR")), title=title)
@@ -1045,7 +1319,56 @@ def stats(game: str | None = None, variant_specs: list[str] | None = None, as_js
         say("Your own games only (at the terminal or from an answers file); --all adds the built-in players' games.")
     if bad:
         say(f"{len(bad)} log{'s' if len(bad) != 1 else ''} could not be read and are not counted: "
-            "see storyteller sessions")
+            f"see {command_line('sessions')}")
+    return 0
+
+
+DAYS_SHOWN = 14  # the most recent days listed for each game
+
+
+def daily_stats(game: str | None, as_json: bool = False) -> int:
+    """``storyteller stats --daily``: each game's days (the day's deals the player played),
+    won or lost, and the streak of days won in a row."""
+    import json
+
+    from storyteller.core import daily as days
+    from storyteller.log.records import records
+    from storyteller.study import stats as library
+
+    try:
+        today = days.today()
+    except ValueError as e:
+        raise UserError(str(e), EXIT_USAGE) from None
+    folder = store.sessions_dir()
+    found, bad = records(folder)
+    summary = library.daily(found, today, game)
+    if as_json:
+        out = summary.as_dict()
+        out["unreadable"] = [p.name for p, _ in bad]
+        sys.stdout.write(json.dumps(out, indent=2, ensure_ascii=False) + "\n")
+        return 0
+    if not summary.games:
+        what = f" of {registry.rules(game).title}" if game else ""
+        say(f"No day's deal{what} played yet in {folder}. Play today's: "
+            f"{command_line('play', game or 'carddom', '--daily')}")
+        return 0
+    say(f"Your days: the day's deals you played (play --daily); today is {today.isoformat()} (UTC)")
+    for name, played in summary.games.items():
+        title = registry.rules(name).title if name in registry.names() else name
+        streak = summary.streak(name)
+        say()
+        say(f"{title}: {plural(len(played), 'day')}, {summary.won(name)} won; streak {plural(streak, 'day')} won in a "
+            f"row (best {summary.best_streak(name)})")
+        for d in played[-DAYS_SHOWN:]:
+            result = d.result or "in progress"
+            proved = "" if d.winnable else " (not proved winnable)"
+            say(f"  {d.date}  {result:<11} seed {d.seed}{proved}")
+        if len(played) > DAYS_SHOWN:
+            say(f"  ({plural(len(played) - DAYS_SHOWN, 'earlier day')}: --json lists every one)")
+    if not any(d.date == today.isoformat() for d in summary.games.get(game or "", [])) and game:
+        say(f"\nToday's deal: {command_line('play', game, '--daily')}")
+    if bad:
+        say(f"{plural(len(bad), 'log')} could not be read and are not counted: see {command_line('sessions')}")
     return 0
 
 
@@ -1094,7 +1417,7 @@ def campaign_new(name: str, answers: Path | None = None, plain: bool | None = No
 
     campaign.check_name(name)
     if campaign.path_of(name).exists():
-        raise UserError(f"there is already a campaign called {name!r}: storyteller campaign show {name}")
+        raise UserError(f"there is already a campaign called {name!r}: {command_line('campaign', 'show', name)}")
     if answers is not None:
         said = _campaign_answers(answers)
     elif sys.stdin.isatty() and sys.stdout.isatty():
@@ -1110,7 +1433,7 @@ def campaign_new(name: str, answers: Path | None = None, plain: bool | None = No
     who = campaign.Protagonist(said.get("name", ""), said.get("line", ""), said.get("wants", ""))
     c = campaign.create(name, said.get("title", ""), who)
     say(f"The campaign {c.heading!r} is ready ({campaign.path_of(name)}).")
-    say(f"Play its first chapter, in any game: {command('storyteller', 'play', 'hexaract', '--campaign', name)}")
+    say(f"Play its first chapter, in any game: {command_line('play', 'hexaract', '--campaign', name)}")
     return 0
 
 
@@ -1120,7 +1443,7 @@ def campaign_list() -> int:
 
     found = campaign.names()
     if not found:
-        say(f"No campaigns yet in {campaign.folder()}. Start one with: storyteller campaign new NAME")
+        say(f"No campaigns yet in {campaign.folder()}. Start one with: {command_line('campaign', 'new', 'NAME')}")
         return 0
     rows = []
     for name in found:
@@ -1171,7 +1494,7 @@ def campaign_show(name: str) -> int:
     say()
     say(f"Chapters ({len(done)}):")
     if not done:
-        say(f"  none yet: {command('storyteller', 'play', 'hexaract', '--campaign', name)}")
+        say(f"  none yet: {command_line('play', 'hexaract', '--campaign', name)}")
     for ch, told in zip(done, memory.told):
         title = told.title or ch.game or "?"
         say(f"  {ch.number}. {title}, seed {ch.seed or '?'}: {_status_words(ch)}  ({ch.log})")
@@ -1186,12 +1509,12 @@ def campaign_show(name: str) -> int:
     threads = memory.open_threads()
     if threads:
         say("Open threads: " + "; ".join(t.name for t in threads))
-    say(f"Everyone and every thread: {command('storyteller', 'campaign', 'cast', name)}")
+    say(f"Everyone and every thread: {command_line('campaign', 'cast', name)}")
     unfinished = next((ch for ch in reversed(done) if ch.status in ("in progress", "cut off")), None)
     if unfinished is not None:
-        say(f"Chapter {unfinished.number} is unfinished: {command('storyteller', 'resume', unfinished.path)}")
+        say(f"Chapter {unfinished.number} is unfinished: {command_line('resume', unfinished.path)}")
     else:
-        say(f"Next chapter: {command('storyteller', 'play', 'GAME', '--campaign', name)}")
+        say(f"Next chapter: {command_line('play', 'GAME', '--campaign', name)}")
     return _campaign_problems(c, done)
 
 

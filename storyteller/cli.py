@@ -54,6 +54,13 @@ PHYSICAL_HELP = (
     "--physical dice for one of them (the rest from the seed)."
 )
 
+DEAL_HELP = ("Which deal: any (a fresh seed, the default); winnable (a fresh deal the solver has proved can be won, "
+             "found in a second or two); easy (winnable, and the built-in greedy player wins it too); hard "
+             "(winnable, and the greedy player loses it).")
+DAILY_HELP = ("The day's deal: the same seed for everyone on the same date (UTC) and game, winnable where the solver "
+              "can prove one; standard rules. 'storyteller stats --daily' shows your days.")
+
+
 
 # -- completion: cheap functions of what is typed -----------------------------------------
 
@@ -170,6 +177,10 @@ def complete_status(incomplete: str) -> list[str]:
     return _starting(["in-progress", "won", "lost", "abandoned"], incomplete)
 
 
+def complete_deal(incomplete: str) -> list[str]:
+    return _starting(["any", "winnable", "easy", "hard"], incomplete)
+
+
 def complete_questions(incomplete: str) -> list[str]:
     from storyteller.config import QUESTIONS
 
@@ -228,13 +239,16 @@ def play(
     step: int | None = typer.Option(None, "--step", metavar="N", help="With --from: keep the old game's steps 1 to N."),
     campaign: str | None = typer.Option(None, "--campaign", metavar="NAME",
                                         help="Play the next chapter of this campaign (see 'storyteller campaign')."),
+    deal: str | None = typer.Option(None, "--deal", metavar="any|winnable|easy|hard", help=DEAL_HELP,
+                                    autocompletion=complete_deal),
+    daily: bool = typer.Option(False, "--daily", help=DAILY_HELP),
 ) -> None:
     """Start a new game, guided step by step, with a journal (or play on from a step of a saved one)."""
     from storyteller import app as core
 
     _run(core.play, game, seed=seed, variants=variant, log=log, auto=auto, answers=answers, plain=plain,
          physical=physical, extra=list(ctx.args), questions=questions, from_log=from_log, step=step,
-         campaign=campaign)
+         campaign=campaign, deal=deal, daily=daily)
 
 
 @app.command()
@@ -343,16 +357,21 @@ def export(
         False, "--analysis",
         help="With --playthrough: where the game turned (see storyteller analyse), a chart in HTML.",
     ),
+    campaign: str | None = typer.Option(
+        None, "--campaign", metavar="NAME",
+        help="A campaign as a book: its chapters' stories, its cast and its threads (Obsidian: notes beside -o).",
+    ),
 ) -> None:
     """Render a log as a story or a playthrough: Markdown, an Obsidian note, JSON, Lonelog, an HTML page or a PDF."""
     from storyteller import app as core
 
     if all_dir is not None:
         _run(core.export_all, all_dir, log=log, format=format, playthroughs=playthroughs, force=force,
-             others=bool(story or playthrough or output or template or paper or analysis), pictures=pictures)
+             others=bool(story or playthrough or output or template or paper or analysis or campaign),
+             pictures=pictures)
         return
     _run(core.export, log, story=story, playthrough=playthrough, output=output, template=template, force=force,
-         format=format, paper=paper, pictures=pictures, analysis=analysis)
+         format=format, paper=paper, pictures=pictures, analysis=analysis, campaign=campaign)
 
 
 @app.command()
@@ -457,11 +476,13 @@ def stats(
                                   help="Count the built-in players' games too (--auto, simulate --logs)."),
     campaign: str | None = typer.Option(None, "--campaign", metavar="NAME",
                                         help="A campaign's chapters, wins and losses, and the cast met most often."),
+    daily: bool = typer.Option(False, "--daily", help="Your days: each day's deal you played (play --daily), won or "
+                                                      "lost, and your streak of days won in a row."),
 ) -> None:
     """How your games went: played, won, lost, win rate, streaks, scores, words written."""
     from storyteller import app as core
 
-    _run(core.stats, game, variant, as_json=as_json, plain=plain, everyone=everyone, campaign=campaign)
+    _run(core.stats, game, variant, as_json=as_json, plain=plain, everyone=everyone, campaign=campaign, daily=daily)
 
 
 campaign_app = typer.Typer(
@@ -621,7 +642,7 @@ def main(argv: list[str] | None = None) -> int:
     import io
     import sys
 
-    from storyteller.core.words import can_show
+    from storyteller.core.words import can_show, command, program
 
     _complete_paths(app.registered_commands + config_app.registered_commands)
     for stream in (sys.stdout, sys.stderr):
@@ -631,7 +652,11 @@ def main(argv: list[str] | None = None) -> int:
             stream.reconfigure(errors="replace")
     args = sys.argv[1:] if argv is None else argv
     try:
-        _one_command(args)(args=args, prog_name="storyteller", standalone_mode=True)
+        parser = _one_command(args)
+        # A command's usage and its "Try ... -h" name the program as it was started; the whole
+        # app (help, completion, whose scripts are installed for 'storyteller') keeps its name.
+        prog = "storyteller" if parser is app else command(*program())
+        parser(args=args, prog_name=prog, complete_var="_STORYTELLER_COMPLETE", standalone_mode=True)
     except SystemExit as e:
         return int(e.code or 0) if not isinstance(e.code, str) else 1
     return 0

@@ -35,9 +35,17 @@
    CMD`` runs another storyteller (``--storyteller "OTHER/python -m storyteller"``), ``--keep
    DIR`` keeps every game's files, ``--only GAME[:SEED]``, ``--jobs N``.
 
+8. deal: ``play GAME --deal winnable``'s search for a deal the solver proves winnable, 100
+   times for each game, one process: the median and the worst time to find one (goal: the
+   worst under 2 s, the search's limit), how many seeds it looked at, and any search that
+   found none in time;
+9. daily: the day's deal of each game for the 365 days of 2025, one process: the share
+   proved winnable (its seed chosen by positions searched, not seconds, so the same on every
+   machine) and the time to choose it, median and worst (goal: the worst under 2 s).
+
 ``python tests/benchmark.py NAME...`` runs only those: ``startup``, ``replay``, ``sessions``,
 ``export``, ``html``, ``pdf``, ``questions``, ``journal``, ``analyse``, ``decisions``, ``fuzz``, ``simulate``,
-``person``.
+``deal``, ``daily``, ``person``.
 """
 
 from __future__ import annotations
@@ -903,11 +911,62 @@ def person(games: int = 50) -> None:
         print(f"person: the files of {'every game' if kept_all else 'the games that failed'} are in {keep}")
 
 
+def deal_speed(searches: int = 100) -> None:
+    """``--deal winnable``: how long the search for a proved deal takes, per game."""
+    from storyteller import registry
+    from storyteller.study import deals
+
+    for game in ("carddom", "adaman", "cascades", "hexaract"):
+        rules = registry.rules(game)
+        variants = rules.parse_variants([])
+        times, tried, missed = [], [], 0
+        for _ in range(searches):
+            found = deals.find(rules, variants, "winnable")
+            times.append(found.seconds)
+            tried.append(found.tried)
+            missed += found.found is None
+        print(f"deal: {game:<9} --deal winnable over {searches} searches: median {statistics.median(times):.3f} s, "
+              f"worst {max(times):.3f} s; seeds looked at: mean {statistics.mean(tried):.2f}, most {max(tried)}; "
+              f"none found within {deals.SECONDS:g} s: {missed} (goal: worst under {deals.SECONDS:g} s)", flush=True)
+
+
+def _daily_of(task: tuple[str, str]) -> tuple[bool, float, int]:
+    from datetime import date
+
+    from storyteller import registry
+    from storyteller.core.daily import seeds
+    from storyteller.study import deals
+
+    game, day = task
+    started = time.perf_counter()
+    found, _ = deals.daily(registry.rules(game), date.fromisoformat(day))
+    return found.winnable, time.perf_counter() - started, seeds(game, date.fromisoformat(day)).index(found.seed)
+
+
+def daily_share(year: int = 2025) -> None:
+    """``--daily``: the share of a year's days whose deal is proved winnable, per game, and
+    the time to choose a day's deal (one process, as ``play --daily`` chooses it)."""
+    from datetime import date, timedelta
+
+    from storyteller.study import deals
+
+    days = [(date(year, 1, 1) + timedelta(days=k)).isoformat() for k in range(365)]
+    for game in ("carddom", "adaman", "cascades", "hexaract"):
+        got = [_daily_of((game, d)) for d in days]
+        proved = sum(1 for won, _, _ in got if won)
+        times = [t for _, t, _ in got]
+        first = sum(1 for won, _, k in got if won and k == 0)
+        print(f"daily: {game:<9} {year}: {proved} of 365 days proved winnable ({proved / 365:.1%}; the day's "
+              f"first seed {first}, a later one {proved - first}), each seed within {deals.DAILY_NODES:,} "
+              f"positions; time to choose: median {statistics.median(times):.3f} s, worst {max(times):.3f} s",
+              flush=True)
+
+
 BENCHMARKS = {"startup": startup, "replay": replay_speed, "sessions": sessions_speed, "export": export_speed,
               "export-instructions": export_instructions, "html": html_speed, "pdf": pdf_speed,
               "questions": questions_speed,
               "journal": journal_speed, "analyse": analyse_speed, "decisions": decision_speed, "fuzz": fuzz,
-              "simulate": simulate_speed, "person": person}
+              "simulate": simulate_speed, "deal": deal_speed, "daily": daily_share, "person": person}
 
 if __name__ == "__main__":
     args = sys.argv[1:]

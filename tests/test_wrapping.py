@@ -29,7 +29,10 @@ class Screen:
     def __init__(self, tmp_path, width: int, *args: str) -> None:
         self.width = width
         self.socket = f"storyteller-test-{os.getpid()}-{width}-{time.monotonic_ns()}"
-        env = {"STORYTELLER_HOME": str(tmp_path / "home"), "TERM": "xterm-256color", "NO_COLOR": "1"}
+        # as a player starts it, with the Python that runs it on the PATH (an activated venv):
+        # the commands it prints then say `python3 -m storyteller`, not the interpreter's whole path
+        env = {"STORYTELLER_HOME": str(tmp_path / "home"), "TERM": "xterm-256color", "NO_COLOR": "1",
+               "PATH": os.pathsep.join([os.path.dirname(sys.executable), os.environ.get("PATH", "")])}
         command = " ".join(["cd", shlex.quote(str(tmp_path)), "&&", "env",
                             *(f"{k}={shlex.quote(v)}" for k, v in env.items()),
                             shlex.quote(sys.executable), "-m", "storyteller", *map(shlex.quote, args),

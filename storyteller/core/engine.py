@@ -325,6 +325,7 @@ class Game:
     piles: tuple[str, ...] = ("deck",)  # the decks the game shuffles (see Draw.pile)
     dice: bool = False  # whether the game rolls dice (see Roll)
     causes: Mapping[str, str] = {}  # every Outcome.cause the game gives (its Words), with what it means
+    gentler: str = ""  # a variant, as typed ("jokers=taken"), that makes a gentler first game, if the rules have one
 
     def deck(self, variants: Mapping[str, str], pile: str = "deck") -> list[str]:
         """The card ids a deal of ``pile`` shuffles, in a fixed order."""

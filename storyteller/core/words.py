@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
+import shutil
+import sys
 from collections.abc import Iterable
 from typing import Any
 
@@ -45,6 +48,48 @@ def command(*words: object) -> str:
 
 
 _ANY_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def program(argv0: str | None = None, executable: str | None = None) -> tuple[str, ...]:
+    """The words that start storyteller as the player started it, for a command they can
+    paste back: ``storyteller`` when that is what the shell finds on the PATH; the script's
+    path as typed (``.venv/bin/storyteller``) when it is not; ``python -m storyteller``
+    (the Python that runs now, by the name the shell finds it by, else its path) when it
+    was started so; ``storyteller`` when it runs inside another program (a notebook, a
+    test)."""
+    argv0 = sys.argv[0] if argv0 is None else argv0
+    executable = sys.executable if executable is None else executable
+    name = os.path.basename(argv0)
+    if name in ("storyteller", "storyteller.exe"):
+        if os.path.sep not in argv0:  # found by name on the PATH
+            return ("storyteller",)
+        found = shutil.which("storyteller")
+        return ("storyteller",) if found is not None and _same(found, argv0) else (argv0,)
+    if name == "__main__.py" and os.path.basename(os.path.dirname(argv0)) == "storyteller":
+        python = executable or "python3"
+        for short in ("python3", "python"):
+            found = shutil.which(short)
+            # the same file in the same folder: a venv's python is a link to the system's,
+            # which would not find the venv's packages
+            if found is not None and os.path.dirname(os.path.abspath(found)) == \
+                    os.path.dirname(os.path.abspath(python)) and _same(found, python):
+                return (short, "-m", "storyteller")
+        return (python, "-m", "storyteller")
+    return ("storyteller",)
+
+
+def _same(a: str, b: str) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def command_line(*args: object) -> str:
+    """A storyteller command to print for pasting: the program as the player started it
+    (:func:`program`), then ``args``, each word quoted as :func:`command` quotes it. Every
+    command the product prints to the player goes through here."""
+    return command(*program(), *args)
 
 
 def _ansi_c(word: str) -> str:

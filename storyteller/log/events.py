@@ -44,6 +44,7 @@ Here, and only here, is an event's type spelled as a string: the log's ``"event"
 from __future__ import annotations
 
 import re
+from datetime import date
 from dataclasses import MISSING, Field, FrozenInstanceError, field
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 from collections.abc import Callable, Mapping
@@ -271,11 +272,12 @@ class Header:
     from_log: str | None = None  # a branch: the log it came from
     from_step: int | None = None  # ... and its last event the branch keeps
     campaign: Mapping[str, Any] | None = None  # a campaign's chapter: {"name", "chapter", "recap"}
+    deal: Mapping[str, Any] | None = None  # how the seed was chosen: {"chosen", "winnable"[, "date"]}
 
     FIELDS: ClassVar[tuple[str, ...]] = ()  # every field, in their order (made with the class)
     REQUIRED: ClassVar[tuple[str, ...]] = ("storyteller", "schema", "game", "variants", "seed", "source")
     KEYS: ClassVar[frozenset[str]] = frozenset(REQUIRED + ("version", "started", "mode", "from_log", "from_step",
-                                                                 "campaign"))
+                                                                 "campaign", "deal"))
 
     @property
     def branch(self) -> bool:
@@ -295,6 +297,8 @@ class Header:
                 out[key] = value
         if self.campaign is not None:
             out["campaign"] = dict(self.campaign)
+        if self.deal is not None:
+            out["deal"] = dict(self.deal)
         return out
 
     @classmethod
@@ -323,6 +327,7 @@ class Header:
             if type(step) is not int or step < 1:
                 raise BadLine(f"'from_step' must be a step number, 1 or more, not {show(step)}")
         campaign = _campaign(record["campaign"]) if "campaign" in record else None
+        deal = _deal(record["deal"]) if "deal" in record else None
         variants = record["variants"]
         if not isinstance(variants, dict):
             raise BadLine(f"'variants' must be a mapping, not {show(variants)}")
@@ -342,7 +347,8 @@ class Header:
             raise BadLine(f"'seed' is not a seed storyteller makes: {e}") from None
         return cls(game=record["game"], variants=dict(variants), seed=seed, source=record["source"],
                    version=record.get("version"), started=record.get("started"), mode=record.get("mode"),
-                   from_log=record.get("from_log"), from_step=record.get("from_step"), campaign=campaign)
+                   from_log=record.get("from_log"), from_step=record.get("from_step"), campaign=campaign,
+                   deal=deal)
 
 
 CAMPAIGN_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,39}")
@@ -361,6 +367,39 @@ def _campaign(value: Any) -> dict[str, Any]:
         raise BadLine(f"a campaign's 'chapter' must be a whole number from 1, not {show(chapter)}")
     _text(recap, "the campaign's 'recap'", WORDS, plain=False, empty=True)
     return {"name": name, "chapter": chapter, "recap": recap}
+
+
+DEALS = ("winnable", "easy", "hard", "daily")  # how a deal can be chosen (``play --deal``, ``--daily``)
+_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def _deal(value: Any) -> dict[str, Any]:
+    """A header's deal: how its seed was chosen ("winnable", "easy", "hard": a fresh deal the
+    solver proved winnable; "daily": the day's deal, with its ``date``) and whether the
+    solver proved it winnable (raises BadLine)."""
+    if not isinstance(value, dict):
+        raise BadLine(f"'deal' must be a mapping, not {show(value)}")
+    _keys(value, frozenset(("chosen", "winnable", "date")), ("chosen", "winnable"), "deal")
+    chosen, winnable = value["chosen"], value["winnable"]
+    if chosen not in DEALS:
+        raise BadLine(f"a deal is chosen as {', '.join(DEALS)}, not {show(chosen)}")
+    if type(winnable) is not bool:
+        raise BadLine(f"a deal's 'winnable' must be true or false, not {show(winnable)}")
+    if chosen != "daily" and not winnable:
+        raise BadLine(f"a deal chosen as {chosen} is one the solver proved winnable: 'winnable' must be true")
+    if (chosen == "daily") != ("date" in value):
+        raise BadLine("the day's deal names its 'date', and only it")
+    out = {"chosen": chosen, "winnable": winnable}
+    if chosen == "daily":
+        day = value["date"]
+        if not isinstance(day, str) or not _DAY.fullmatch(day):
+            raise BadLine(f"a deal's 'date' is a day written YYYY-MM-DD, not {show(day)}")
+        try:
+            date.fromisoformat(day)
+        except ValueError:
+            raise BadLine(f"a deal's 'date' is not a day of the calendar: {show(day)}") from None
+        out["date"] = day
+    return out
 
 
 # -- the events ------------------------------------------------------------------------------

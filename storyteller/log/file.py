@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 from collections.abc import Iterator
 
-from storyteller.core.words import command
+from storyteller.core.words import command_line
 from storyteller.log.events import (
     JOURNAL, MAX_HEADER_LINE, MAX_LINE, WORDS_OF_PLAYER, BadLine, End, Event, Header, JournalEntry, read_event,
     scrub, show,
@@ -586,7 +586,7 @@ class LogWriter:
             if _full(e):
                 raise DiskFull(
                     f"the disk is full: nothing was changed; free some space and run "
-                    f"{command('storyteller', 'resume', str(path))}"
+                    f"{command_line('resume', str(path))}"
                 ) from None
             raise LogError(f"{path}: cannot append to the log ({e.strerror or e})") from None
         except BaseException:
@@ -649,7 +649,7 @@ class LogWriter:
             self._put(line.data)
         except OSError as e:
             saved = len(self.log.events)
-            resume = command("storyteller", "resume", str(self.path))
+            resume = command_line("resume", str(self.path))
             if _full(e):
                 raise DiskFull(
                     f"the disk is full: saved up to event {saved}; free some space and run {resume}"

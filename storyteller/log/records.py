@@ -20,7 +20,7 @@ from storyteller.log.events import Question
 from storyteller.log.file import LogError, TruncatedLog, read
 
 CACHE = ".records.json"
-VERSION = 3  # of the cache's shape: a cache of another version is ignored
+VERSION = 4  # of the cache's shape: a cache of another version is ignored
 
 
 @dataclass(frozen=True)
@@ -40,6 +40,7 @@ class Record:
     entries: int  # journal entries
     mode: str = "player"  # who played: "player", "answers", "auto greedy", "solver"...
     questions: tuple[str, ...] = ()  # the ids of the journaling questions asked, in order
+    deal: dict[str, Any] | None = None  # how the seed was chosen (the header's deal), if it was
 
     @property
     def own(self) -> bool:
@@ -79,6 +80,7 @@ def record_of(path: Path) -> Record:
         entries=len(journal),
         mode=h.mode if h.mode is not None else "player",
         questions=tuple(e.id for e in log.events if isinstance(e, Question)),
+        deal=dict(h.deal) if h.deal is not None else None,
     )
 
 

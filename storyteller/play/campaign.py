@@ -32,6 +32,7 @@ from storyteller.core import tags as tagging
 from storyteller.core.errors import UserError
 from storyteller.core.narrative import shared_prompts
 from storyteller.core.rng import Stream
+from storyteller.core.words import command_line
 from storyteller.log import store
 from storyteller.log.events import CAMPAIGN_NAME, End, Header, JournalEntry, Question as QuestionEvent
 from storyteller.log.file import GameLog, LogError, TruncatedLog, now, sync_folder
@@ -173,7 +174,8 @@ def load(name: str) -> Campaign:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         known = names()
-        hint = f" (campaigns: {', '.join(known)})" if known else " (start one with: storyteller campaign new NAME)"
+        hint = (f" (campaigns: {', '.join(known)})" if known
+                else f" (start one with: {command_line('campaign', 'new', 'NAME')})")
         raise CampaignError(f"no campaign called {name!r}{hint}") from None
     except (OSError, UnicodeDecodeError) as e:
         why = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
@@ -225,7 +227,8 @@ def save(c: Campaign) -> None:
 def create(name: str, title: str = "", protagonist: Protagonist | None = None) -> Campaign:
     with locked(name):
         if path_of(name).exists():
-            raise CampaignError(f"there is already a campaign called {name!r}: storyteller campaign show {name}")
+            shown = command_line("campaign", "show", name)
+            raise CampaignError(f"there is already a campaign called {name!r}: {shown}")
         c = Campaign(name, _text(title), protagonist or Protagonist(), created=now())
         c.protagonist = Protagonist(*(_text(x) for x in (c.protagonist.name, c.protagonist.line,
                                                           c.protagonist.wants)))
@@ -291,7 +294,7 @@ def begin_chapter(name: str, start: Any) -> Any:
         c = load(name)
         if c.problems:
             raise CampaignError(f"the campaign {name!r} cannot be played on as it is: {c.problems[0]} "
-                                f"(see storyteller campaign show {name})")
+                                f"(see {command_line('campaign', 'show', name)})")
         done = chapters(c)
         memory = remember(c, done)
         number = len(done) + 1

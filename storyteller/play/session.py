@@ -218,11 +218,12 @@ class Session:
     @classmethod
     def new(cls, game: Game, variants: dict[str, str], seed: str, path: Path, mode: str = "player",
             source: str = "seeded", driver: Driver | None = None,
-            campaign: dict[str, Any] | None = None) -> Session:
+            campaign: dict[str, Any] | None = None, deal: dict[str, Any] | None = None) -> Session:
         """A new game; ``source`` says where its cards and dice come from (see SOURCES);
-        ``campaign``: the chapter of a campaign it is ({"name", "chapter", "recap"})."""
+        ``campaign``: the chapter of a campaign it is ({"name", "chapter", "recap"}); ``deal``:
+        how its seed was chosen (``play --deal``, ``--daily``)."""
         header = Header(game=game.name, variants=variants, seed=seed, source=source, version=__version__,
-                        started=now(), mode=mode, campaign=campaign)
+                        started=now(), mode=mode, campaign=campaign, deal=deal)
         return cls.of(LogWriter.create(path, header), driver)
 
     @classmethod

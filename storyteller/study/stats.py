@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -137,3 +138,84 @@ def describe_variants(r: Record) -> str:
         return registry.rules(r.game).describe_variants(r.variants)
     except registry.RegistryError:
         return ", ".join(f"{k}={v}" for k, v in sorted(r.variants.items())) or "standard rules"
+
+
+# -- the day's deals ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Day:
+    """One day's deal of one game as the player played it: the first game of that deal
+    they finished (a second go at the same day's deal is not counted), or the one still
+    going on."""
+
+    date: str
+    game: str
+    seed: str
+    result: str | None  # None: not finished yet
+    file: str
+    winnable: bool  # proved so before it began
+
+
+@dataclass
+class Daily:
+    """The player's days, for each game: the day's deals played, oldest first."""
+
+    today: date
+    games: dict[str, list[Day]] = field(default_factory=dict)
+
+    def won(self, game: str) -> int:
+        return sum(1 for d in self.games[game] if d.result == Result.WON)
+
+    def finished(self, game: str) -> int:
+        return sum(1 for d in self.games[game] if d.result is not None)
+
+    def streak(self, game: str) -> int:
+        """Days in a row whose deal was won, up to today or yesterday (a day left out, or
+        a day's deal lost, ends a streak; today's deal not yet won does not)."""
+        won = {date.fromisoformat(d.date) for d in self.games[game] if d.result == Result.WON}
+        day = self.today if self.today in won else self.today - timedelta(days=1)
+        n = 0
+        while day in won:
+            n += 1
+            day -= timedelta(days=1)
+        return n
+
+    def best_streak(self, game: str) -> int:
+        won = sorted({date.fromisoformat(d.date) for d in self.games[game] if d.result == Result.WON})
+        best = run = 0
+        for i, day in enumerate(won):
+            run = run + 1 if i and day - won[i - 1] == timedelta(days=1) else 1
+            best = max(best, run)
+        return best
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "today": self.today.isoformat(),
+            "games": {
+                game: {
+                    "days": len(days), "won": self.won(game), "finished": self.finished(game),
+                    "streak": self.streak(game), "best_streak": self.best_streak(game),
+                    "played": [{"date": d.date, "seed": d.seed, "result": d.result, "winnable": d.winnable,
+                                "log": d.file} for d in days],
+                }
+                for game, days in sorted(self.games.items())
+            },
+        }
+
+
+def daily(found: Iterable[Record], today: date, game: str | None = None) -> Daily:
+    """The day's deals among ``found`` (oldest first): the player's own games of them, one
+    a day and game (the first finished, else the one going on)."""
+    out = Daily(today)
+    chosen: dict[tuple[str, str], Record] = {}
+    for r in found:
+        if not r.own or r.deal is None or r.deal.get("chosen") != "daily" or (game is not None and r.game != game):
+            continue
+        key = (r.game, str(r.deal.get("date", "")))
+        held = chosen.get(key)
+        if held is None or (held.result is None and r.result is not None):
+            chosen[key] = r
+    for (g, day), r in sorted(chosen.items(), key=lambda kv: (kv[0][0], kv[0][1])):
+        out.games.setdefault(g, []).append(Day(day, g, r.seed, r.result, r.file, bool(r.deal and r.deal["winnable"])))
+    return out

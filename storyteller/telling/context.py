@@ -33,8 +33,12 @@ def context(log: GameLog) -> dict[str, Any]:
     return make(log)[0]
 
 
-def make(log: GameLog) -> tuple[dict[str, Any], Replay]:
-    """The export context of a log, and the replay it was made from (for its pictures)."""
+def make(log: GameLog, memory: Any = None) -> tuple[dict[str, Any], Replay]:
+    """The export context of a log, and the replay it was made from (for its pictures). A
+    campaign's chapter has its ``campaign``, ``cast`` and ``threads`` too (see
+    :mod:`storyteller.telling.cast`), from ``memory`` when given (its campaign and what it
+    remembers, as :func:`storyteller.telling.cast.memory_of` gives them: a book reads its
+    campaign once), else read now."""
     game = registry.get(log.game)
     teller = game.teller
     w = walk(log, keep_steps=True)
@@ -80,8 +84,10 @@ def make(log: GameLog) -> tuple[dict[str, Any], Replay]:
         "decisions": w.decisions,
         "decisions_made": sum(1 for e in log.events if isinstance(e, Decision)),
         "branch": ({"log": header.from_log, "step": header.from_step} if header.from_log is not None else None),
+        "deal": ({"chosen": header.deal["chosen"], "winnable": header.deal["winnable"],
+                  "date": header.deal.get("date")} if header.deal is not None else None),
     }
-    return {
+    doc = {
         "version": CONTEXT_VERSION,
         "game": {"name": w.game.name, "title": w.game.title},
         "variants": dict(w.variants),
@@ -92,7 +98,14 @@ def make(log: GameLog) -> tuple[dict[str, Any], Replay]:
         "steps": steps.items,
         "journal": [journal_item(e) for e in log.journal()],
         "story": told,
-    }, w
+    }
+    if header.campaign is not None:
+        from storyteller.telling import cast
+
+        found = memory if memory is not None else cast.memory_of(log)
+        if found is not None:
+            doc.update(cast.part(log, found))
+    return doc, w
 
 
 def journal_item(e: JournalEntry) -> dict[str, Any]:

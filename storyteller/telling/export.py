@@ -96,6 +96,10 @@ class TemplateRenderer:
             ctx = {**ctx, "pictures": {"final": None, "scenes": [], "at": {}}}
         if "analysis" not in ctx:  # export --analysis adds it
             ctx = {**ctx, "analysis": None}
+        # a game of its own is no campaign's chapter; a chapter is rendered alone unless a
+        # book renders it (``book``: its number and heading there), and its notes link the
+        # cast's notes only in a book or a vault (``links``)
+        ctx = {"campaign": None, "cast": [], "threads": [], "book": None, "links": None, **ctx}
         shared = data_dir("templates")
         if template is not None:
             if not template.is_file():
@@ -131,13 +135,25 @@ class TemplateRenderer:
         except Exception as e:  # a template is code: any failure in it is the template's (Ctrl-C is not)
             raise TemplateProblem(one_line(explain(e, names, shown))) from None
 
+    def render_shared(self, ctx: dict[str, Any], name: str) -> str:
+        """One of storyteller's own templates in ``templates/`` that belongs to no game (a
+        campaign's book, a note of its cast), rendered with ``ctx``."""
+        shared = data_dir("templates")
+        names = {os.path.normpath(str(path)): path.name for path in Path(shared).glob("*.j2")}
+        env = self._environment([shared], own=True)
+        try:
+            return clean(generate(env, name, ctx, [name, *self.helpers], frozenset(names), trusted=True))
+        except Exception as e:  # a template is code: any failure in it is the template's (Ctrl-C is not)
+            raise TemplateProblem(one_line(explain(e, names, name))) from None
 
-def pictures(game: registry.Registration, w: Replay) -> dict[str, Any]:
+
+def pictures(game: registry.Registration, w: Replay, prefix: str = "") -> dict[str, Any]:
     """The game's table drawn (see ``storyteller.telling.drawing``), as plain data for templates:
     ``final`` (the table as the log leaves it), ``scenes`` (a small picture at each of the
     story's turning points, in the order of its sections) and ``at`` (the same, by the
     ``n`` of the step after which the table is drawn, for a playthrough). Each picture is
     ``{"svg", "title", "desc", "width", "height"}``; empty when the game draws none.
+    ``prefix`` starts the pictures' ids, unique on a page that holds several games.
 
     The game's picture module draws them: ``cover(state, steps, prefix, seed)``, the table as
     the log leaves it, telling the ending; ``moments(steps)``, the indices of the steps the
@@ -149,12 +165,12 @@ def pictures(game: registry.Registration, w: Replay) -> dict[str, Any]:
         return {"final": None, "scenes": [], "at": {}}
     steps = w.steps
     seed = w.header.seed
-    final = module.cover(w.state, steps, prefix="cover", seed=seed).as_dict()
+    final = module.cover(w.state, steps, prefix=f"{prefix}cover", seed=seed).as_dict()
     scenes, at = [], {}
     for k, i in enumerate(module.moments(steps)):
         state = steps[i].after if i >= 0 else w.state
         before = steps[:i + 1] if i >= 0 else steps
-        pic = module.scene(state, before, prefix=f"p{k + 1}", seed=seed).as_dict()
+        pic = module.scene(state, before, prefix=f"{prefix}p{k + 1}", seed=seed).as_dict()
         scenes.append(pic)
         if i >= 0:
             at[str(steps[i].n)] = pic
@@ -171,14 +187,45 @@ def svg(text: Any) -> Any:
 
 def paragraphs(text: Any) -> Any:
     """A player's words as HTML paragraphs: every character escaped, a blank line between
-    paragraphs, a single line break kept as one."""
-    from markupsafe import Markup, escape
+    paragraphs, a single line break kept as one; a tag the player wrote
+    (``[N:Old Nim|charcoal girl]``) reads as its name, in a span whose classes say what it
+    names (``st-tag st-person``, ``st-place``, ``st-thread``)."""
+    from markupsafe import Markup
 
     parts = [p for p in re.split(r"\r\n\s*\r\n|\n\s*\n|\r\s*\r", str(text)) if p.strip()]
-    return Markup("".join(f"<p>{escape(p.strip())}</p>".replace("\n", "<br>") for p in parts))
+    return Markup("".join(f"<p>{tagged(p.strip())}</p>".replace("\n", "<br>") for p in parts))
 
 
-FILTERS.update(svg=svg, paragraphs=paragraphs)  # the HTML pages' own
+def tagged(text: Any) -> Any:
+    """A player's words escaped for HTML, each tag in them read as its name in a span (see
+    :func:`paragraphs`)."""
+    from markupsafe import Markup, escape
+
+    from storyteller.core.tags import WORDS, find
+
+    text = str(text)
+    out, at = [], 0
+    for tag in find(text):
+        out.append(escape(text[at:tag.start]))
+        out.append(Markup('<span class="st-tag st-{}">{}</span>').format(WORDS[tag.kind], tag.name))
+        at = tag.end
+    out.append(escape(text[at:]))
+    return Markup("").join(out)
+
+
+_HEADING = re.compile(r"<(/?)h([1-5])(?=[\s>])")
+
+
+def headings_down(html: Any) -> Any:
+    """An HTML page's part with every heading a level lower (``<h2>`` becomes ``<h3>``...):
+    a chapter of a book's page. Only markup the page's templates wrote is touched: every
+    text from a log is escaped, so ``<h2`` never stands in it."""
+    from markupsafe import Markup
+
+    return Markup(_HEADING.sub(lambda m: f"<{m.group(1)}h{int(m.group(2)) + 1}", str(html)))
+
+
+FILTERS.update(svg=svg, paragraphs=paragraphs, tagged=tagged, headings_down=headings_down)  # the HTML pages' own
 
 
 class HtmlRenderer(TemplateRenderer):
@@ -236,11 +283,13 @@ class JsonRenderer(TemplateRenderer):
         return text
 
 
-def schema() -> dict[str, Any]:
-    """The JSON Schema (draft 2020-12) of the context document, as shipped in the package."""
+def schema(name: str = "context") -> dict[str, Any]:
+    """The JSON Schema (draft 2020-12) of the context document (or, ``name="campaign"``, of
+    a campaign's book as data, whose chapters' contexts refer to ``context.schema.json``),
+    as shipped in the package."""
     from importlib import resources
 
-    shipped = resources.files("storyteller").joinpath("data").joinpath("context.schema.json")
+    shipped = resources.files("storyteller").joinpath("data").joinpath(f"{name}.schema.json")
     return json.loads(shipped.read_text("utf-8"))
 
 
@@ -262,7 +311,7 @@ def render(
     its pictures inline and prints on ``paper``; a note in any other format has none (see
     ``render_with_pictures``). ``analysis`` (``storyteller.study.analysis``'s, as a dict) goes
     into the context as ``analysis``: a playthrough shows it (an HTML page with a chart)."""
-    return _render(log, kind, template, format, paper, analysis=analysis)[0]
+    return rendered(log, kind, template, format, paper, analysis=analysis)[0]
 
 
 def render_with_pictures(
@@ -273,7 +322,7 @@ def render_with_pictures(
     and Obsidian show a linked SVG file, but strip SVG written into a note): the note's
     text, and each picture's file name (``<stem>-table.svg``, ``<stem>-1.svg``, ...) with
     its SVG."""
-    return _render(log, kind, template, format, DEFAULT_PAPER, stem, analysis)
+    return rendered(log, kind, template, format, DEFAULT_PAPER, stem, analysis)
 
 
 def render_pdf(log: GameLog, browser: str, kind: str | None = None, template: Path | None = None,
@@ -282,11 +331,18 @@ def render_pdf(log: GameLog, browser: str, kind: str | None = None, template: Pa
     ``storyteller.telling.pdf``); PdfProblem when it cannot print."""
     from storyteller.telling.pdf import print_pdf
 
-    return print_pdf(_render(log, kind, template, format, paper, analysis=analysis)[0], browser)
+    return print_pdf(rendered(log, kind, template, format, paper, analysis=analysis)[0], browser)
 
 
-def _render(log: GameLog, kind: str | None, template: Path | None, format: str, paper: str,
-            stem: str | None = None, analysis: dict[str, Any] | None = None) -> tuple[str, dict[str, str]]:
+def rendered(log: GameLog, kind: str | None, template: Path | None, format: str, paper: str,
+            stem: str | None = None, analysis: dict[str, Any] | None = None, memory: Any = None,
+            extra: dict[str, Any] | None = None, prefix: str = "",
+            built: tuple[dict[str, Any], Replay] | None = None) -> tuple[str, dict[str, str]]:
+    """The log rendered (see :func:`render`; with ``stem``, as :func:`render_with_pictures`
+    renders it), and the pictures to write beside it. For a campaign's book or vault:
+    ``memory`` is the campaign's (see ``storyteller.telling.cast``), ``extra`` what the
+    templates are told besides the context (``book``, ``links``), ``prefix`` starts the
+    pictures' ids, and ``built`` is the log's context and replay if made before."""
     made = RENDERERS[format]
     fmt = made.format
     kind = kind or fmt.kinds[0]
@@ -294,13 +350,15 @@ def _render(log: GameLog, kind: str | None, template: Path | None, format: str, 
         raise TemplateProblem(f"the {format} format has no '{kind}' (it has: {', '.join(fmt.kinds)})")
     if paper not in PAPERS:
         raise TemplateProblem(f"unknown paper '{paper}' (papers: {', '.join(PAPERS)})")
-    ctx, w = make_context(log)
+    ctx, w = built if built is not None else make_context(log, memory)
     game = registry.get(log.game)
     files: dict[str, str] = {}
     if analysis is not None:
         ctx["analysis"] = analysis
+    if extra:
+        ctx.update(extra)
     if fmt.pictures == "inline":
-        ctx["pictures"] = pictures(game, w)
+        ctx["pictures"] = pictures(game, w, prefix)
         ctx["paper"] = PAPERS[paper]
         if analysis is not None and analysis.get("start") is not None:
             from storyteller.telling.drawing import chance_chart

@@ -144,14 +144,20 @@ def inline(text: Any) -> str:
     return _literal(_text(text).replace("\n", " ").strip(" \t"))
 
 
-def prose(text: Any) -> str:
+def prose(text: Any, tags: str = "names", targets: dict[str, str] | None = None) -> str:
     """A journal entry as Markdown paragraphs that show the player's words as written,
     whatever they hold: every character that would start inline Markdown or HTML is escaped
     (as ``inline`` does: a ``*``, a ``<``, a link shows as the characters typed), and so is
     the first character of a line that would start a heading, a list, a quote or callout, a
     table, a fence, a thematic break or HTML; lines lose their indentation (which would make
     code) and trailing spaces, and blank lines between paragraphs become one. A line break
-    stays one, and a paragraph a paragraph."""
+    stays one, and a paragraph a paragraph.
+
+    A tag the player wrote (``[N:Old Nim|charcoal girl]``, see ``storyteller.core.tags``)
+    reads as its name, escaped as the rest (``tags="names"``); ``tags="links"`` makes it a
+    link to its note in Obsidian (:func:`note_link`; ``targets`` maps a tag's
+    :func:`tag_key` to the note's path, else the note is named after it), and
+    ``tags="typed"`` shows it as typed (Lonelog's own notation)."""
     paragraphs: list[list[str]] = [[]]
     for raw in _text(text).split("\n"):
         row = raw.strip(" \t")
@@ -159,8 +165,75 @@ def prose(text: Any) -> str:
             if paragraphs[-1]:
                 paragraphs.append([])
             continue
-        paragraphs[-1].append(_literal(row))
+        paragraphs[-1].append(_literal(row) if tags == "typed" else _tagged(row, tags == "links", targets))
     return "\n\n".join("\n".join(p) for p in paragraphs if p)
+
+
+def tag_key(kind: str, name: str) -> str:
+    """How a tag is known in ``targets``: a person or place by its name as the campaign's
+    cast knows it (its ``key``: case and inner spaces do not matter, ``"old nim"``), a
+    thread by ``thread:`` and its name so known."""
+    from storyteller.core.tags import key
+
+    return f"thread:{key(name)}" if kind == "Thread" else key(name)
+
+
+_SLOT = re.compile("(!?)\x00(\\d+)\x00")  # where a tag stood in a line being escaped (no text holds \x00)
+
+
+def _tagged(row: str, links: bool, targets: dict[str, str] | None) -> str:
+    """One line of a player's words escaped as :func:`_literal` escapes it, each tag in it
+    read as its name (escaped as ``inline`` escapes it) or, with ``links``, as a link to
+    its note."""
+    from storyteller.core.tags import find
+
+    found = find(row)
+    if not found:
+        return _literal(row)
+    parts, at = [], 0
+    for i, tag in enumerate(found):
+        parts.append(row[at:tag.start] + f"\x00{i}\x00")
+        at = tag.end
+    parts.append(row[at:])
+    escaped = _literal("".join(parts))
+
+    def shown(m: re.Match[str]) -> str:
+        tag = found[int(m.group(2))]
+        target = (targets or {}).get(tag_key(tag.kind, tag.name))
+        if not links or (tag.kind == "Thread" and target is None):  # a thread has a note only in a book
+            return m.group(1) + inline(tag.name)
+        # a "!" just before a link would make it an embed (or an image): it is escaped
+        return ("\\!" if m.group(1) else "") + note_link(target or note_name(tag.name), tag.name)
+
+    return _SLOT.sub(shown, escaped)
+
+
+_FILE_UNSAFE = re.compile(r'[\x00-\x1f\x7f\\/:*?"<>|#^\[\]%]+')
+_PLAIN_NAME = re.compile(r"[\w][\w '\u2019.,:;?!()\-]*")
+
+
+def note_name(name: Any) -> str:
+    """A note's file name (without ``.md``) made from a name: the characters a file name or an
+    Obsidian link cannot hold (``/ \\ : * ? " < > | # ^ [ ] %``) become spaces, spaces are
+    squeezed, dots and spaces at the ends go; ``"unnamed"`` if nothing is left."""
+    text = " ".join(_FILE_UNSAFE.sub(" ", _text(name)).split()).strip(" .")[:80].strip(" .")
+    return text or "unnamed"
+
+
+def note_link(target: Any, text: Any) -> str:
+    """A link in an Obsidian note to the note ``target`` (its path in the vault, without
+    ``.md``; ``#`` and a heading or ``^`` block after it for a part of the note), showing
+    ``text``: a wikilink (``[[cast/Old Nim|Old Nim]]``) when the text is plain words, else
+    a Markdown link whose text is escaped as ``inline`` escapes it (a wikilink's text
+    cannot be escaped). Either counts in Obsidian's graph."""
+    from urllib.parse import quote as percent
+
+    target, shown = _text(target).replace("\n", " "), _text(text).replace("\n", " ").strip()
+    if _PLAIN_NAME.fullmatch(shown) and not re.search(r"[\[\]|]", target):
+        return f"[[{target}]]" if target == shown else f"[[{target}|{shown}]]"
+    path, _, heading = target.partition("#")
+    where = percent(path + ".md", safe="/") + (f"#{percent(heading, safe='^')}" if heading else "")
+    return f"[{inline(shown)}]({where})"
 
 
 def line(text: Any) -> str:
@@ -368,4 +441,7 @@ FILTERS: dict[str, Callable[..., Any]] = {
     "lonelog_card": lonelog_card,
     "deck_name": deck_name,
     "link": link,
+    "note_link": note_link,
+    "note_name": note_name,
+    "tag_key": tag_key,
 }

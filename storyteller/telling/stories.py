@@ -60,6 +60,7 @@ class Phrasing:
         self.last[kind] = i
         return options[i]
 LAST_WORD = "A last word for your journal?"  # the question asked once the game is over
+BRIDGE = "campaign:bridge"  # the ids of the questions that open a campaign's chapter after the first
 
 
 class Tale:
@@ -225,7 +226,10 @@ class Story(Visitor):
     follows its step. When an undo took that card back, the entry waits for the card to
     come back (the same place in the deal, or the same move made again) and follows it
     then; an entry whose card never came back is kept for the end (``taken_back``): nothing
-    the player wrote is lost. The story is :attr:`told` once every step is visited."""
+    the player wrote is lost. In a campaign's chapter, the entries that answer the question
+    bridging it to the chapter before (asked at the start) are the story's ``bridge``, read
+    with the story so far, before the tale. The story is :attr:`told` once every step is
+    visited."""
 
     ignores = (Undo,)
 
@@ -237,6 +241,8 @@ class Story(Visitor):
         self.steps: dict[int, Step] = {}  # every step seen, by n
         self.about: dict[int, int] = {}  # a question's n -> the n of the step it is about
         self.waiting: dict[tuple[str, ...], list[JournalEntry]] = {}  # entries whose card an undo took back
+        self.bridges: set[int] = set()  # the n of each question that bridges a campaign's chapters
+        self.bridge: list[JournalEntry] = []  # the entries that answer them
         self.told: dict[str, Any] = {}
 
     # -- where an entry goes ------------------------------------------------------------
@@ -263,11 +269,16 @@ class Story(Visitor):
         assert isinstance(step.event, Question)
         if step.event.about is not None:
             self.about[step.n] = step.event.about
+        if step.event.id.startswith(BRIDGE):
+            self.bridges.add(step.n)
 
     def on_journal(self, step: Step) -> None:
         entry = step.event
         assert isinstance(entry, JournalEntry)
         self.steps[step.n] = step
+        if entry.question in self.bridges:  # read with the story so far, before the tale
+            self.bridge.append(entry)
+            return
         subject = self._subject(entry)
         place = self._place(subject) if subject is not None and not subject.stands else None
         if self.ended:
@@ -328,7 +339,7 @@ class Story(Visitor):
         self.told = {**self.tale.finish(), "opening_journal": [e.text for e in self.opening],
                      "epilogue": [e.text for e in self.closing], "asides": self.tale.asides,
                      "opening": words(self.opening), "closing": words(self.closing),
-                     "taken_back": words(sorted(kept, key=lambda e: e.n))}
+                     "taken_back": words(sorted(kept, key=lambda e: e.n)), "bridge": words(self.bridge)}
 
 
 def entry_beat(entry: JournalEntry, subject: Step | None) -> dict[str, Any]:

@@ -20,6 +20,7 @@ import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from storyteller.core.formats import FORMATS
 from storyteller.log.records import Record, records
@@ -122,10 +123,78 @@ def _put_picture(path: Path, svg: str, report: Report) -> None:
     report.pictures += 1
 
 
+class CampaignNotes:
+    """A campaign in the vault: its chapters (a note each, where the other games' notes are),
+    its book's note and, in a vault of notes that link each other (Obsidian), a note for
+    each of its cast, in ``campaigns/NAME/``. What it remembers is read once, when one of
+    its notes must be written."""
+
+    def __init__(self, c: Any, chapters: list[Any], names: dict[str, str], folder: Path) -> None:
+        self.campaign = c
+        self.chapters = chapters
+        self.names = names  # each log's note name
+        self.where = f"{FOLDER}/{c.name}"
+        self.book_note = f"{self.where}/{c.name}"
+        self._book: Any = None
+        st = _file_stamp(folder / FOLDER / f"{c.name}.toml")
+        self.stamp = [st, *(_file_stamp(ch.path) for ch in chapters)]
+
+    @property
+    def book(self) -> Any:
+        from storyteller.telling.book import Book
+
+        if self._book is None:
+            self._book = Book.of(self.campaign, self.chapters)
+        return self._book
+
+    def links(self) -> dict[str, Any]:
+        return self.book.links(self.book_note, {ch.number: self.names[ch.log] for ch in self.chapters
+                                                if ch.log in self.names}, self.where)
+
+    def part(self, log_name: str) -> Any:
+        return next(p for p in self.book.parts if p.chapter.log == log_name)
+
+
+FOLDER = "campaigns"  # a campaign's notes in the vault: campaigns/NAME/
+
+
+def _file_stamp(path: Path) -> list:
+    try:
+        st = path.stat()
+    except OSError:
+        return []
+    return [st.st_size, st.st_mtime_ns]
+
+
+def campaigns_of(folder: Path, found: list[Record]) -> list[Any]:
+    """The campaigns whose chapters are among ``found`` (as their files list them, or
+    rebuilt from the logs that name them when the file is gone), in the order of their
+    names."""
+    from storyteller.log import store
+    from storyteller.play import campaign as campaigns
+
+    logs = {r.file for r in found}
+    named = {s.campaign for s in store.summaries(folder) if s.campaign and s.name in logs}
+    out = []
+    for name in sorted(named | set(campaigns.names())):
+        try:
+            c = campaigns.load(name)
+        except campaigns.CampaignError:
+            c = campaigns.Campaign(name)
+        chapters = campaigns.chapters(c)
+        if any(ch.log in logs for ch in chapters):
+            out.append((c, chapters))
+    return out
+
+
 def export_all(folder: Path, out: Path, fmt: str = "markdown", playthroughs: bool = False, force: bool = False,
                pictures: bool = False) -> Report:
-    """Write (or bring up to date) a note for every readable log in ``folder`` into ``out``."""
-    from storyteller.telling.export import render, render_with_pictures
+    """Write (or bring up to date) a note for every readable log in ``folder`` into ``out``,
+    and for every campaign its book's note (and in Obsidian its cast's notes); the index
+    lists the sessions and each campaign's chapters in order."""
+    from storyteller import __version__
+    from storyteller.core.formats import DEFAULT_PAPER
+    from storyteller.telling.export import rendered
     from storyteller.log.file import LogError, TruncatedLog, read
 
     report = Report()
@@ -136,8 +205,12 @@ def export_all(folder: Path, out: Path, fmt: str = "markdown", playthroughs: boo
     manifest = _load(out / MANIFEST)
     fresh: dict[str, list] = {}
     kinds = ("story", "playthrough") if playthroughs else ("story",)
+    linked = FORMATS[fmt].wikilinks
+    groups = [CampaignNotes(c, chapters, names, folder) for c, chapters in campaigns_of(folder, found)]
+    chapter_of = {ch.log: g for g in groups for ch in g.chapters}
     for r in found:
-        stamp = _stamp(folder / r.file)
+        group = chapter_of.get(r.file)
+        stamp = _stamp(folder / r.file) + ([group.stamp] if group is not None else [])
         for kind in kinds:
             suffix = FORMATS[fmt].suffix
             note = out / (names[r.file] + (suffix if kind == "story" else f".playthrough{suffix}"))
@@ -146,22 +219,49 @@ def export_all(folder: Path, out: Path, fmt: str = "markdown", playthroughs: boo
             if manifest.get(key) == stamp and note.exists() and not edited(note.read_text(encoding="utf-8")):
                 report.unchanged.append(note.name)  # the game has not changed since it was written
                 continue
+            stem = names[r.file] if pictures else None
             try:
-                try:
-                    log = read(folder / r.file)
-                except TruncatedLog as e:
-                    log = e.intact
-                if pictures:
-                    text, files = render_with_pictures(log, names[r.file], kind, format=fmt)
+                if group is not None and group.part(r.file).made is not None:
+                    part = group.part(r.file)
+                    if linked:  # a chapter of the campaign's book: its cast linked to their notes
+                        text, files = group.book.chapter_note(part, fmt, group.links(), stem, kind)
+                    else:
+                        text, files = rendered(part.log, kind, None, fmt, DEFAULT_PAPER, stem, memory=group.book.found)
+                    if not text:
+                        raise LogError(part.line)
                 else:
-                    text, files = render(log, kind, format=fmt), {}
+                    try:
+                        log = read(folder / r.file)
+                    except TruncatedLog as e:
+                        log = e.intact
+                    text, files = rendered(log, kind, None, fmt, DEFAULT_PAPER, stem)
             except LogError as e:
                 report.unreadable.append(f"{r.file} ({e})")
                 continue
             for name, svg in files.items():  # before the note: it never links to a missing file
                 _put_picture(out / name, svg, report)
             _put(note, text, force, report)
-    _put(out / INDEX, index(found, names, fmt), force, report)
+    for group in groups:
+        key = f"campaign:{group.campaign.name}:{fmt}"
+        fresh[key] = [group.stamp, __version__]
+        book_note = out / f"{group.book_note}{FORMATS[fmt].suffix}"
+        written = manifest.get(f"{key}:notes")
+        if manifest.get(key) == fresh[key] and isinstance(written, list) and book_note.exists() \
+                and not edited(book_note.read_text("utf-8")):
+            fresh[f"{key}:notes"] = written  # nothing in the campaign changed since they were written
+            report.unchanged += [Path(str(path)).name for path in written]
+            continue
+        (out / group.where).mkdir(parents=True, exist_ok=True)
+        if linked:
+            notes = group.book.notes(fmt, group.book_note, dict(group.links()["chapters"]),
+                                     group.where, with_chapters=False)
+        else:
+            notes = {f"{group.book_note}{FORMATS[fmt].suffix}": group.book.text(fmt)[0]}
+        for path, text in notes.items():
+            (out / path).parent.mkdir(parents=True, exist_ok=True)
+            _put(out / path, text, force, report)
+        fresh[f"{key}:notes"] = sorted(notes)
+    _put(out / INDEX, index(found, names, fmt, groups), force, report)
     _save(out / MANIFEST, fresh)
     return report
 
@@ -191,10 +291,13 @@ def _save(path: Path, data: dict) -> None:
         pass  # without it, the next run renders every note again: slower, the same notes
 
 
-def index(found: list[Record], names: dict[str, str], fmt: str) -> str:
-    """The index note: every session in a table, then the statistics."""
+def index(found: list[Record], names: dict[str, str], fmt: str, groups: list[Any] | None = None) -> str:
+    """The index note: every session in a table, each campaign's chapters in order with its
+    book, then the statistics."""
+    from urllib.parse import quote as url
+
     from storyteller import registry
-    from storyteller.telling.filters import cell, inline
+    from storyteller.telling.filters import cell, inline, note_link
     from storyteller.study.stats import RESULTS, compute
 
     def describe(r: Record) -> str:
@@ -205,6 +308,18 @@ def index(found: list[Record], names: dict[str, str], fmt: str) -> str:
 
     def link(name: str) -> str:
         return f"[[{name}]]" if FORMATS[fmt].wikilinks else f"[{cell(name)}]({name}{FORMATS[fmt].suffix})"
+
+    def link_to(path: str, text: str) -> str:
+        """A link to the note at ``path`` in the vault, showing ``text``."""
+        if FORMATS[fmt].wikilinks:
+            return note_link(path, text)
+        return f"[{inline(text)}]({url(path + FORMATS[fmt].suffix, safe='/')})"
+
+    def registry_title(game: str) -> str:
+        try:
+            return registry.rules(game).title
+        except registry.RegistryError:
+            return game or "a game"
 
     lines = [
         "---",
@@ -221,6 +336,20 @@ def index(found: list[Record], names: dict[str, str], fmt: str) -> str:
         outcome = inline(r.result) if r.result else "in progress"
         lines.append(f"| {inline(r.date)} | {inline(r.game)} | {inline(r.seed)} | {outcome} | {r.words:,} "
                      f"| {link(names[r.file])} |")
+    for group in groups or []:
+        c = group.campaign
+        noted = {r.file for r in found}
+        lines += ["", f"## Campaign: {inline(c.heading)}", "",
+                  f"The book: {link_to(group.book_note, c.heading)}", ""]
+        for ch in group.chapters:
+            title = registry_title(ch.game)
+            if ch.missing:
+                lines.append(f"{ch.number}. Chapter {ch.number}: its log {inline(ch.log)} was moved or deleted")
+            elif ch.log not in noted:
+                lines.append(f"{ch.number}. Chapter {ch.number}: its log {inline(ch.log)} cannot be read")
+            else:
+                lines.append(f"{ch.number}. {link_to(names[ch.log], f'Chapter {ch.number}: {title}')} "
+                             f"({inline(ch.status)})")
     own = [r for r in found if r.own]
     stats = compute(own, describe)
     others = len(found) - len(own)

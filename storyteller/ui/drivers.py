@@ -32,6 +32,23 @@ def _out(text: str = "") -> None:
     print(clean(text), flush=True)
 
 
+def could_have_won(session: Session) -> str | None:
+    """The end screen's line for a lost game whose deal the solver proved winnable before it
+    began (``play --deal winnable``, a day's deal proved so): it could have been won, and the
+    commands that show how. None for any other game."""
+    from storyteller.core.words import command_line
+
+    deal = session.log.header.deal
+    outcome = session.outcome
+    if deal is None or not deal.get("winnable") or outcome is None or not outcome.lost:
+        return None
+    which = f"The day's deal of {deal['date']}" if deal["chosen"] == "daily" else "This deal"
+    won = f"{session.path.stem}-won.jsonl"
+    return (f"{which} could have been won: the solver proved it before you began. A winning game: "
+            f"{command_line('solve', session.path, '--log', won)}; where yours turned: "
+            f"{command_line('analyse', session.path)}")
+
+
 def teller_of(session: Session) -> Teller:
     return registry.get(session.game.name).teller
 
@@ -147,6 +164,9 @@ class _Narrating:
         assert outcome is not None
         score = f" Score: {outcome.score}." if outcome.score is not None else ""
         _out(f"The game is over: {outcome.result}. {outcome.reason}{score}")
+        lost = could_have_won(session)
+        if lost:
+            _out(lost)
 
     def interrupted(self, session: Session) -> None:
         pass

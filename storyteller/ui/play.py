@@ -20,7 +20,7 @@ from pathlib import Path
 from storyteller.log.replay import Step
 from storyteller.play.questions import QuestionLog
 from storyteller.play.session import Abandon, Correction, Quit, Session, TakeBack, Write
-from storyteller.ui.drivers import read_entry, setup_words, table_deck
+from storyteller.ui.drivers import could_have_won, read_entry, setup_words, table_deck
 
 
 def begin(term, session: Session, resumed: bool) -> None:
@@ -216,12 +216,15 @@ def after_end(term, session: Session, journal: QuestionLog) -> None:
     style = "green" if outcome.won else "red"
     term.print(Panel(f"{escape(outcome.reason)}{score}", title=f"The game is over: {outcome.result}",
                      title_align="left", style=style))
-    if outcome.lost and session.table is None and registry.get(session.game.name).has_solver:
-        from storyteller.core.words import command
+    lost = could_have_won(session)
+    if lost:
+        term.print(Text(clean(lost), style="bold"))
+    elif outcome.lost and session.table is None and registry.get(session.game.name).has_solver:
+        from storyteller.core.words import command_line
 
         # the winning game under a name of its own, here rather than among the saved games
         # (where it would count in the player's statistics as a game won)
-        solving = command("storyteller", "solve", session.path, "--log", f"{session.path.stem}-won.jsonl")
+        solving = command_line("solve", session.path, "--log", f"{session.path.stem}-won.jsonl")
         term.print(Text(clean(f"Could this deal have been won? With every card known, storyteller can tell: "
                               f"{solving}")))
     ask(term, session, journal, journal.ask_end(session), instruction="(Enter to skip)")
@@ -240,7 +243,7 @@ def turning_point(term, session: Session) -> None:
     from storyteller.log import store
     from storyteller.core.engine import Budget
     from storyteller.study.simulation import default_jobs
-    from storyteller.core.words import command
+    from storyteller.core.words import command_line
 
     try:
         log = store.open_log(session.path)
@@ -254,9 +257,9 @@ def turning_point(term, session: Session) -> None:
         return
     words = found.verdict or "Nothing to say about this game."
     if found.branch_step is not None:
-        again = command("storyteller", "play", "--from", session.path, "--step", found.branch_step)
+        again = command_line("play", "--from", session.path, "--step", found.branch_step)
         words += f"\nTo try the other way: {again}"
-    words += f"\nThe full analysis (surer, slower): {command('storyteller', 'analyse', session.path)}"
+    words += f"\nThe full analysis (surer, slower): {command_line('analyse', session.path)}"
     term.print(Panel(Text(clean(words)), title="Where the game turned (a quick look)", title_align="left"))
 
 

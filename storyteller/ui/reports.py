@@ -290,7 +290,7 @@ def analysis(a: Any, plain: bool, log_path: str = "") -> None:
     from rich.table import Table
 
     from storyteller.study.analysis import first_clause
-    from storyteller.core.words import command
+    from storyteller.core.words import command_line
 
     console = Console(highlight=False, no_color=plain, emoji=False)
     pct = lambda x: "-" if x is None else f"{100 * x:.0f}%"  # noqa: E731
@@ -329,5 +329,5 @@ def analysis(a: Any, plain: bool, log_path: str = "") -> None:
     console.print()
     console.print(clean(a.verdict), markup=False)
     if a.branch_step is not None and log_path:
-        other_way = command("storyteller", "play", "--from", log_path, "--step", a.branch_step)
+        other_way = command_line("play", "--from", log_path, "--step", a.branch_step)
         console.print(f"To try the other way: {other_way}", markup=False)

@@ -359,6 +359,7 @@ class Carddom(Game):
         Variant("overlord", ("back-row", "anywhere"),
                 "back-row: face the overlord from a back-row stack; anywhere: face it at any time"),
     )
+    gentler = "jokers=taken"  # a first game that a Joker does not end (RULINGS: the jokers variant)
 
     causes: Mapping[str, str] = {
         Cause.SUBDUED: "won: the overlord was faced with a card of its rank and a card of its suit in hand",
