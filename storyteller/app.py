@@ -1384,7 +1384,7 @@ def _campaign_exists(name: str) -> bool:
 
 CAMPAIGN_ASKS = (("name", "Who is your protagonist? A name (Enter to skip):"),
                  ("line", "Who are they, in a line? (Enter to skip):"),
-                 ("wants", "What do they want? (Enter to skip):"),
+                 ("wants", "What do they want? Finish 'You want...', e.g. 'to find my brother' (Enter to skip):"),
                  ("title", "The campaign's title (Enter to skip):"))
 
 

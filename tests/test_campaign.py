@@ -387,3 +387,15 @@ def test_two_sessions_beginning_chapters_at_once(tmp_path):
         assert not c.problems and len(c.chapters) == 4
         numbers = sorted(read(ch.path).header.campaign["chapter"] for ch in campaign.chapters(c))
     assert numbers == [1, 2, 3, 4]
+
+
+def test_a_thread_closed_reads_as_nothing_in_the_story():
+    """The answer that closes a thread is the close: it does not end by asking the thread's
+    question again (in Markdown, Obsidian and HTML); an open thread reads as its words."""
+    from storyteller.telling.export import tagged
+    from storyteller.telling.filters import prose
+
+    text = "Anselm paid for it. [Thread:Who paid for the woodcut?|Closed] [Thread:Where is Oren?|Open]"
+    for shown in (prose(text), prose(text, "links"), str(tagged(text))):
+        assert "Who paid" not in shown and "Where is Oren?" in shown and "Anselm paid for it." in shown
+    assert "[Thread:Who paid for the woodcut?|Closed]" in prose(text, "typed").replace("\\", "")

@@ -162,8 +162,8 @@ def entries(log: Path) -> list[Any]:
 
 
 def said(text: str) -> str:
-    """A player's words as a reader sees them: each tag as its name."""
-    return " ".join(tags.plain(text).split())
+    """A player's words as a reader sees them: each tag as its name, a thread's close as nothing."""
+    return " ".join(tags.shown(text).split())
 
 
 def sections(markdown: str, level: int = 1) -> dict[str, str]:

@@ -38,7 +38,6 @@ chapter 4-cascades cascades eddy
 cp "$sessions/campaigns/lastmap.toml" "$here/lastmap.toml"
 $st campaign cast lastmap > "$here/cast.txt"
 
-# The campaign as a book waits for 'storyteller export --campaign NAME' (issue 28, section 3),
-# which is not on main yet; once it is, these two lines render it:
-# $st export --campaign lastmap -o "$here/book.md" --force
-# $st export --campaign lastmap --format html -o "$here/book.html" --force
+# The campaign as a book: its chapters' stories in one, with the cast and threads.
+$st export --campaign lastmap -o "$here/book.md" --force
+$st export --campaign lastmap --format html -o "$here/book.html" --force

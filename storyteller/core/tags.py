@@ -104,6 +104,18 @@ SMALL = frozenset({"the", "old", "young", "little", "big", "great", "lady", "lor
                    "south", "east", "west", "upper", "lower", "gate", "house", "road", "lane", "ford", "hill"})
 
 
+def shown(text: str) -> str:
+    """``text`` as a reader of the story sees it: each tag read as its name, and a thread's
+    closing tag as nothing (the words before it are the close)."""
+    out, at = [], 0
+    for tag in find(text):
+        out.append(text[at:tag.start])
+        out.append("" if tag.closed else tag.name)
+        at = tag.end
+    out.append(text[at:])
+    return "".join(out)
+
+
 def mentions(text: str, names: Iterable[str]) -> set[str]:
     """The keys of ``names`` (see :func:`key`) that ``text`` names: in a tag, or in plain
     words as a whole word or words (case does not matter), or, for a name of two words or

@@ -504,8 +504,12 @@ def _hear(memory: Memory, told: Told, log: GameLog) -> None:
             told.readable = False
         else:
             said = {e.question: e.text for e in log.journal() if e.question is not None}
-            answered = {a.about: said.get(n, "") for n, a in heard.asked.items()
-                        if a.answered and a.about is not None}
+            answered: dict[tuple[int, str], str] = {}  # (step, the card its question names, or "") -> words
+            for n, a in heard.asked.items():
+                if a.answered and a.about is not None:
+                    parts = a.event.id.split(":")
+                    named = parts[1] if len(parts) >= 3 and not a.event.id.startswith(PREFIX) else ""
+                    answered.setdefault((a.about, named), said.get(n, ""))
             _cards(memory, number, log.game, heard.asker.game, reg, answered)
     end = log.end
     told.result = end.result if isinstance(end, End) else ""
@@ -517,7 +521,8 @@ def _hear(memory: Memory, told: Told, log: GameLog) -> None:
         _tags(memory, number, entry)
 
 
-def _cards(memory: Memory, chapter: int, game: str, facts: Game, reg: Any, answered: dict[int, str]) -> None:
+def _cards(memory: Memory, chapter: int, game: str, facts: Game, reg: Any,
+           answered: dict[tuple[int, str], str]) -> None:
     """The cards of one chapter, each with what became of it there (the last role it took)
     and, if the player answered a question about it, the first thing they wrote of it."""
     fates = words()["fates"].get(game, {})
@@ -529,8 +534,11 @@ def _cards(memory: Memory, chapter: int, game: str, facts: Game, reg: Any, answe
             if who is not None:
                 last[who[0]] = (n, role.role)
                 memory.cast.setdefault(who[0], Member(who[0], who[1], "card"))
-                if n in answered:
-                    spoken.setdefault(who[0], answered[n])
+                words_ = answered.get((n, role.card))  # a question about this very card, answered
+                if words_ is None and (n, "") in answered:  # one about the step, naming no card
+                    words_ = answered[(n, "")]
+                if words_ is not None:
+                    spoken.setdefault(who[0], words_)
     for key, (n, took) in last.items():
         memory.cast[key].appearances.append(Appearance(chapter, game, took, fates[took], n, key in spoken,
                                                        spoken.get(key, "")))
@@ -720,7 +728,7 @@ class Recaller:
         return self._pick("recall", options, n)
 
     def thing(self, role: Any, card: str | None) -> str:
-        if card is None or role.role.startswith("@"):
+        if card is None or role.role.startswith("@") or card.startswith("ace-"):  # an Ace is asked as a moment
             return ""
         try:
             words_ = self.reg.questions.words(card, role) or ""

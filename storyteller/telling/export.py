@@ -207,7 +207,8 @@ def tagged(text: Any) -> Any:
     out, at = [], 0
     for tag in find(text):
         out.append(escape(text[at:tag.start]))
-        out.append(Markup('<span class="st-tag st-{}">{}</span>').format(WORDS[tag.kind], tag.name))
+        if not tag.closed:  # a thread closed reads as nothing: the answer before it is the close
+            out.append(Markup('<span class="st-tag st-{}">{}</span>').format(WORDS[tag.kind], tag.name))
         at = tag.end
     out.append(escape(text[at:]))
     return Markup("").join(out)

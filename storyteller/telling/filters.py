@@ -199,6 +199,8 @@ def _tagged(row: str, links: bool, targets: dict[str, str] | None) -> str:
 
     def shown(m: re.Match[str]) -> str:
         tag = found[int(m.group(2))]
+        if tag.closed:  # a thread closed reads as nothing: the answer before it is the close
+            return m.group(1)
         target = (targets or {}).get(tag_key(tag.kind, tag.name))
         if not links or (tag.kind == "Thread" and target is None):  # a thread has a note only in a book
             return m.group(1) + inline(tag.name)
