@@ -507,7 +507,9 @@ def change_words(state, change: Change) -> str:
         to = f" on {decktet.name(card)}" if why == "spent" and card else (f" to {decktet.name(card)}" if card else "")
         out.append(f"a {suit} token {'spent' if why == 'spent' else 'lost'}{to} (a ghost below)")
     if change.gained:
-        out.append(f"{plural(len(change.gained), 'token')} won ({join_and(change.gained)}, marked)")
+        suits = [(s, change.gained.count(s)) for s in SUITS if s in change.gained]
+        out.append(f"{plural(len(change.gained), 'token')} won "
+                   f"({join_and(s if n == 1 else f'{n} {s}' for s, n in suits)}, marked)")
     if change.harm > 0:
         out.append(f"{change.harm} harm taken (now {harm_words(state.harm)}, marked)")
     if change.came:
