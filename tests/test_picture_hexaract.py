@@ -378,7 +378,7 @@ def test_each_picture_marks_what_came_and_leaves_ghosts_of_what_left(walks):
                     seen["gone"] += 1
             window = w.steps[(m[k - 1] if k else -1) + 1:i + 1]
             spent = [s.move for s in window if s.stands and isinstance(s.move, Spend)]
-            assert sum(g.strip() == "spent" for g in words) == len(spent)
+            assert sum(g.strip().endswith(" token, spent") for g in words) == len(spent)
             seen["spent"] += len(spent)
             if w.steps[i].rolled is not None:  # the roll just made is marked, and said
                 assert (SMALL.die_x - 3, pytest.approx(SMALL.row2 - SMALL.die * 0.68 - 3)) in marked or any(

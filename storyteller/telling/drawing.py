@@ -649,3 +649,27 @@ def ghost(d: Drawing, x: float, y: float, card_id: str, why: str, w: float = CAR
     top, bottom = y + 3 + size * 1.05, base - size * 0.9  # between the rank and the name
     tag(d, x + w / 2, top + max(0.0, (bottom - top - size * 1.55) / 2), why, size, ghost=True, within=w + 4)
     d.add("</g>")
+
+
+def chip_size(words: str, glyphs: int, size: float) -> tuple[float, float]:
+    """How wide and tall a ghost's chip of ``words`` with ``glyphs`` suit glyphs is."""
+    return size * (0.9 + 1.05 * glyphs) + text_width(words, size) * 1.1 + size * 0.6, size * 1.9  # (bold words)
+
+
+def ghost_chip(d: Drawing, x: float, y: float, words: str, suits: tuple[str, ...] | list[str], size: float,
+               title: str = "") -> float:
+    """A ghost in a line of them, where cards no longer lie: a dashed chip holding the suits
+    (glyphs) and ``words`` ("the Savage, thwarted"; "a Moons token, spent"); returns its
+    width."""
+    _marks(d)
+    size = max(size, d.least)
+    w, h = chip_size(words, len(suits), size)
+    d.add(f'<g class="st-ghost"><title>{text_escape(title or words)}</title>')
+    d.rect(x, y, w, h, "st-ghost-card", rx=h / 2)
+    gx = x + size * 0.6
+    for s in suits:
+        d.suit(s, gx, y + (h - size) / 2, size)
+        gx += size * 1.05
+    d.text(gx + size * 0.3, y + h / 2 + size * 0.36, words, size=size, cls="st-text st-ghost-word")
+    d.add("</g>")
+    return w

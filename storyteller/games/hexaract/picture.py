@@ -20,7 +20,9 @@ from dataclasses import dataclass, replace
 
 from storyteller.core import decktet
 from storyteller.core.decktet import SUITS
-from storyteller.telling.drawing import Drawing, Picture, card_of, ghost, mark, ring, short_rank, tag
+from storyteller.telling.drawing import (
+    Drawing, Picture, card_of, chip_size, ghost_chip, least, mark, ring, short_rank, text_width,
+)
 from storyteller.games.hexaract.rules import (
     HARM_LIMIT, MAX_COUPLETS, Assign, Done, Pay, Spend, harm_words, kind_of, place_of,
 )
@@ -123,12 +125,15 @@ def _token(d: Drawing, suit: str, cx: float, cy: float, r: float, held: bool) ->
         d.add("</g>")
 
 
-def _badge(d: Drawing, cx: float, y: float, h: float, words: str) -> None:
-    """A dark label under a card: "exhausted"."""
-    size = h * 0.62
-    w = len(words) * size * 0.6 + h * 0.8
+def _badge(d: Drawing, cx: float, y: float, h: float, words: str, most: float = 1e9) -> None:
+    """A dark label under a card: "exhausted" (its words never smaller than the picture's
+    least size, the label as wide as they are)."""
+    size = max(h * 0.62, d.least)
+    h = max(h, size * 1.45)
+    w = min(most, text_width(words, size) * 1.15 + h * 0.8)  # (bold, spaced), at most ``most`` wide
     d.rect(cx - w / 2, y, w, h, "st-hx-tired", rx=h / 2)
-    d.text(cx, y + h * 0.72, words, size=size, cls="st-text st-hx-tired-text", anchor="middle")
+    d.text(cx, y + h * 0.5 + size * 0.36, words, size=size, cls="st-text st-hx-tired-text", anchor="middle",
+           within=w - h * 0.6)
 
 
 def _journey(d: Drawing, state, L: Layout, came: tuple[str, ...] = ()) -> None:
@@ -159,7 +164,7 @@ def _journey(d: Drawing, state, L: Layout, came: tuple[str, ...] = ()) -> None:
             for i, s in enumerate(suits):
                 _token(d, s, left + i * step, below, L.token_r, s in placed)
         if state.exhausted[place]:
-            _badge(d, cx, below + L.token_r + 3, L.badge_h, "exhausted")
+            _badge(d, cx, below + L.token_r + 3, L.badge_h, "exhausted", most=L.pitch - 5)
         d.add("</g>")
 
 
@@ -357,7 +362,9 @@ def table(state, prefix: str = "st", small: bool = False, change: Change | None 
     and the tokens spent or lost, each with a word of why."""
     L = SMALL if small else FULL
     gone = change is not None and bool(change.gone or change.tokens)
-    band = (L.card_h * 0.75 + L.text * 2 + 26) if gone else 0
+    size = max(L.text, least(L.width))
+    band = len(_gone_lines(change, L, size)) * (chip_size("x", 1, size)[1] + 6) + 6 if change is not None and gone \
+        else 0
     title, desc = _title(state), _desc(state)
     if change is not None:
         title, desc = change_title(state, change), change_words(state, change) + " " + desc
@@ -520,31 +527,59 @@ def change_words(state, change: Change) -> str:
     return words
 
 
-def _gone(d: Drawing, change: Change, L: Layout, top: float) -> None:
-    """The band below the table: ghosts of the cards that left the road, and of the tokens
-    that left your supply, each with a word of why."""
-    w, h = L.card_w * 0.8, L.card_h * 0.75
-    since = f"Gone since day {change.since}" if change.since else "Gone since the start"
-    d.text(L.x0, top + L.text + 2, since, size=L.text + 1, cls="st-text st-hx-head")
-    y = top + L.text + 10
-    x = L.x0
+def _chips(change: Change, L: Layout, size: float) -> list[tuple[str, tuple[str, ...], str, bool]]:
+    """The ghosts of what left since the picture before, as chips: (words, suits, title,
+    whether the last step took it)."""
+    out = []
     for card_id, why in change.gone:
-        ghost(d, x, y, card_id, why, w=w, h=h, size=L.text)
-        if card_id in change.just:  # what the last step did
-            mark(d, x, y, w, h, pad=2.5)
-        x += w + 12
-    r = L.supply_r
-    for suit, why, _ in change.tokens:
-        cx = x + r + 6
-        d.add('<g class="st-ghost">')
-        d.circle(cx, y + r + 4, r, "st-ghost-card")
-        g = r * 1.3
-        d.suit(suit, cx - g / 2, y + r + 4 - g / 2, g)
-        d.add("</g>")
-        d.add('<g class="st-ghost">')
-        tag(d, cx, y + 2 * r + 10, why, L.text, ghost=True)
-        d.add("</g>")
-        x += 2 * r + 26
+        rank, suits, name = card_of(card_id)
+        out.append((f"{decktet.name(card_id)}, {why}", suits, f"{name} ({rank}), {why}", card_id in change.just))
+    for suit, why, card in change.tokens:
+        to = f" on {decktet.name(card)}" if why == "spent" and card else f" to {decktet.name(card)}" if card else ""
+        out.append((f"a {suit} token, {why}", (suit,), f"a {suit} token, {why}{to}", False))
+    return out
+
+
+def _gone_lines(change: Change, L: Layout, size: float) -> list[list[int]]:
+    """The ghosts' chips laid in lines across the picture (the first after the words "Gone
+    since ..."): the indices of the chips on each line."""
+    head = text_width(_since(change), size) * 1.1 + size
+    lines: list[list[int]] = [[]]
+    x = L.x0 + head
+    for i, (words, suits, _, _) in enumerate(_chips(change, L, size)):
+        w = chip_size(words, len(suits), size)[0]
+        if lines[-1] and x + w > L.width - L.x0:
+            lines.append([])
+            x = L.x0
+        lines[-1].append(i)
+        x += w + size * 0.8
+    return lines
+
+
+def _since(change: Change) -> str:
+    return f"Gone since day {change.since}:" if change.since else "Gone since the start:"
+
+
+def _gone(d: Drawing, change: Change, L: Layout, top: float) -> None:
+    """The band below the table: ghosts of the cards that left the road and of the tokens that
+    left your supply, each a dashed chip with a word of why (the one the last step took
+    marked)."""
+    size = max(L.text, d.least)
+    chips = _chips(change, L, size)
+    h = chip_size("x", 1, size)[1]
+    y = top + 4
+    for n, line in enumerate(_gone_lines(change, L, size)):
+        x = L.x0
+        if n == 0:
+            d.text(x, y + h / 2 + size * 0.36, _since(change), size=size, cls="st-text st-hx-head")
+            x += text_width(_since(change), size) * 1.1 + size
+        for i in line:
+            words, suits, title, just = chips[i]
+            w = ghost_chip(d, x, y, words, suits, size, title)
+            if just:  # what the last step did
+                mark(d, x, y, w, h, pad=2)
+            x += w + size * 0.8
+        y += h + 6
 
 
 # -- the cover: the road walked and the six pieces -------------------------------------------
