@@ -207,7 +207,7 @@ def _tagged(row: str, links: bool, targets: dict[str, str] | None) -> str:
         # a "!" just before a link would make it an embed (or an image): it is escaped
         return ("\\!" if m.group(1) else "") + note_link(target or note_name(tag.name), tag.name)
 
-    return _SLOT.sub(shown, escaped)
+    return _SLOT.sub(shown, escaped).rstrip()  # a closed thread at a line's end leaves no space
 
 
 _FILE_UNSAFE = re.compile(r'[\x00-\x1f\x7f\\/:*?"<>|#^\[\]%]+')
