@@ -532,15 +532,13 @@ def chance_chart(start: float, points: list[tuple[int, float, str | None]], titl
 MARKS_CSS = """
 .st-now { fill: none; stroke: #1d5fa8; stroke-width: 3.5; } .st-now-thin { stroke-width: 2.5; }
 .st-now-tag { fill: #1d5fa8; } .st-now-word { fill: #ffffff; font-weight: 700; }
-.st-now-line { fill: none; stroke: #1d5fa8; stroke-width: 2.5; }
-.st-now-head { fill: #1d5fa8; }
 .st-ghost-card { fill: none; stroke: #6b6257; stroke-width: 1.5; stroke-dasharray: 5 3; }
 .st-ghost .st-ghost-ink { fill: #6b6257; }
 .st-ghost .st-suit { fill: #6b6257; stroke: #6b6257; }
 .st-ghost-tag { fill: #fbf8f1; stroke: #6b6257; stroke-width: 1.2; }
 .st-ghost-word { fill: #4f473e; font-weight: 700; font-style: italic; }
 @media (prefers-color-scheme: dark) {
-  .st-now, .st-now-line { stroke: #8cc4ff; } .st-now-tag, .st-now-head { fill: #8cc4ff; }
+  .st-now { stroke: #8cc4ff; } .st-now-tag { fill: #8cc4ff; }
   .st-now-word { fill: #1f1c19; }
   .st-ghost-card { stroke: #a39a8c; }
   .st-ghost .st-ghost-ink { fill: #b3aa9c; }
@@ -548,7 +546,7 @@ MARKS_CSS = """
   .st-ghost-tag { fill: #1f1c19; stroke: #b3aa9c; } .st-ghost-word { fill: #d8d0c2; }
 }
 @media print {
-  .st-now, .st-now-line { stroke: #000000; } .st-now-tag, .st-now-head { fill: #000000; }
+  .st-now { stroke: #000000; } .st-now-tag { fill: #000000; }
   .st-now-word { fill: #ffffff; }
   .st-ghost-card { stroke: #555555; } .st-ghost .st-ghost-ink { fill: #555555; }
   .st-ghost .st-suit { fill: #555555; stroke: #555555; }
@@ -605,18 +603,6 @@ def ring(d: Drawing, cx: float, cy: float, r: float) -> None:
     a little thinner than a card's, close to it."""
     _marks(d)
     d.circle(cx, cy, r + 2.5, "st-now st-now-thin")
-
-
-def arrow(d: Drawing, points: list[tuple[float, float]], head: float = 7.0) -> None:
-    """A move drawn in the mark's colour: a line through ``points`` with a head at the last."""
-    _marks(d)
-    d.line(points, "st-now-line")
-    (x0, y0), (x1, y1) = points[-2], points[-1]
-    length = max(1e-6, ((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5)
-    ux, uy = (x1 - x0) / length, (y1 - y0) / length
-    bx, by = x1 - ux * head, y1 - uy * head
-    d.add(f'<path class="st-now-head" d="M{num(x1)} {num(y1)} L{num(bx - uy * head * 0.55)} '
-          f'{num(by + ux * head * 0.55)} L{num(bx + uy * head * 0.55)} {num(by - ux * head * 0.55)} Z"/>')
 
 
 def ghost(d: Drawing, x: float, y: float, card_id: str, why: str, w: float = CARD_W, h: float = CARD_H,
