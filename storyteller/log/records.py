@@ -11,6 +11,7 @@ be read or written, records are made from the logs as if it were not there.
 from __future__ import annotations
 
 import json
+import re
 import os
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -124,8 +125,19 @@ def records(folder: Path) -> tuple[list[Record], list[tuple[Path, str]]]:
         out.append(rec)
     if fresh != cached:
         _save(cache_path, fresh)
-    out.sort(key=lambda r: (r.started, r.file))
+    names = {e.name for e in entries}
+    out.sort(key=lambda r: (r.started, *made_order(r.file, names)))
     return out, bad
+
+
+def made_order(name: str, names: set[str]) -> tuple[str, int]:
+    """Where a log's name puts it among the logs started in the same second: a name the
+    sessions folder gave a second game of the same stamp, game and seed (``X-2.jsonl`` beside
+    ``X.jsonl``, see ``store.new_log_path``) comes after the first, though it sorts before it."""
+    m = re.fullmatch(r"(.+)-(\d+)\.jsonl", name)
+    if m and f"{m.group(1)}.jsonl" in names:
+        return m.group(1), int(m.group(2))
+    return name.removesuffix(".jsonl"), 1
 
 
 def _load(path: Path) -> dict[str, Any]:

@@ -273,8 +273,10 @@ def chapters(c: Campaign) -> list[Chapter]:
             c.problems.append(f"{log} is a chapter of the campaign {s.campaign!r} (its header says so); left out here")
             continue
         listed.append(log)
+    from storyteller.log.records import made_order
+
     extra = sorted((s for s in by_name.values() if s.campaign == c.name and s.name not in listed),
-                   key=lambda s: (s.started, s.name))
+                   key=lambda s: (s.started, *made_order(s.name, set(by_name))))
     out = []
     for i, log in enumerate(listed + [s.name for s in extra], start=1):
         s = by_name.get(log)
