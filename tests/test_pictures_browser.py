@@ -113,15 +113,10 @@ def test_printed_on_a5_no_word_is_under_6_5_pt(measured, name):
 
 needs_poppler = pytest.mark.skipif(not poppler(), reason="no pdftoppm here (Debian: apt install poppler-utils)")
 
-# What the scene pictures are today: the realm or the table as a whole, most of a page tall
-# each, so a chapter with a picture often starts a page and leaves the one before it half
-# blank. These hold once scene pictures are compact (issue 29: at most 9 A5 pages for the
-# Carddom story); the figures are python tests/pictures_measure.py's.
-TOO_LONG = pytest.mark.xfail(strict=True, reason="issue 29: the scene pictures are still a page tall or nearly")
-
-
+# The scene pictures are compact (a Carddom place is a map a quarter of an A5 page tall) and
+# print's headings and figures keep tight margins, so a chapter with a picture no longer
+# leaves the page before it half blank; the figures are python tests/pictures_measure.py's.
 @needs_poppler
-@TOO_LONG
 def test_the_carddom_story_fits_nine_a5_pages_none_of_them_a_third_blank(measured):
     pages = measured[("carddom-journal", "story")]["pages"]
     assert len(pages) <= 9

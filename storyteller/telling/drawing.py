@@ -75,12 +75,6 @@ SUIT_LINES: dict[str, tuple[str, float]] = {
               "L33 53 L31 41 L32 30 L36 21 L43 15 L50 14 L57 15 L64 21 L68 30 L69 41 L67 53 L63 64 L55 74 "
               "L46 82 L36 86 L26 87 L18 84 L12 79 L10 71 L12 63 L18 55 L26 48 L38 44 Z", 10.0),
 }
-# Where a glyph is drawn small, a letter says its suit too (two for the Decktet's, whose
-# Waves and Wyrms share a first letter): suits are told apart without colour.
-SUIT_LETTERS: dict[str, str] = {
-    "Hearts": "H", "Diamonds": "D", "Spades": "S", "Clovers": "C",
-    "Moons": "Mo", "Suns": "Su", "Waves": "Wa", "Leaves": "Le", "Wyrms": "Wy", "Knots": "Kn",
-}
 PIQUET = ("Hearts", "Diamonds", "Spades", "Clovers")
 SQUEEZE = 0.78  # how much narrower than its face a line may be set to stay inside its card
 SQUEEZE_WORD = 0.64  # and one long word alone, before it is broken
@@ -285,8 +279,7 @@ class Drawing:
     def card(self, x: float, y: float, rank: str, suits: tuple[str, ...] | list[str], name: str, w: float = CARD_W,
              h: float = CARD_H, cls: str = "") -> None:
         """A card face up, as the deck prints it. Its index in the top left corner: the rank,
-        and under it the suits stacked (with a letter when the card is too narrow for its
-        pips to say the suit plainly). A piquet card then shows its pips laid out as a real
+        and under it the suits stacked. A piquet card then shows its pips laid out as a real
         card's (a court card its letter, large), and needs no name; a Decktet card its suits
         large, and its name below them, wrapped to stay inside the card at any size."""
         extra = f" {cls}" if cls else ""
