@@ -224,10 +224,13 @@ def play(
         field = session.log.header.campaign
         c = campaigns.load(campaign)
         say(f"Chapter {field['chapter']} of {c.heading}.")
-        for ch in campaigns.chapters(c)[:-1]:
-            if ch.status in ("in progress", "cut off"):
-                say(f"(Chapter {ch.number} is unfinished; it waits for you: "
-                    f"{command_line('resume', ch.path)})")
+        waiting = [ch for ch in campaigns.chapters(c)[:-1] if ch.status in ("in progress", "cut off")]
+        if len(waiting) == 1:
+            say(f"(Chapter {waiting[0].number} is unfinished; it waits for you: "
+                f"{command_line('resume', waiting[0].path)})")
+        elif waiting:
+            numbers = ", ".join(str(ch.number) for ch in waiting[:-1]) + f" and {waiting[-1].number}"
+            say(f"(Chapters {numbers} are unfinished; they wait for you: {command_line('campaign', 'show', campaign)})")
         if field["recap"]:
             import shutil
             import textwrap
