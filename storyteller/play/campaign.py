@@ -314,7 +314,7 @@ class Appearance:
     chapter: int
     game: str
     role: str
-    fate: str  # what became of it there, in words ("came to court and watched you plot")
+    fate: str  # what became of it there, in words ("came to court to watch you")
     step: int  # the step of the log where it took that role
     answered: bool = False  # the player answered a question about it there
     wrote: str = ""  # ... and what they wrote
