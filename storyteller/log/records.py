@@ -10,13 +10,13 @@ be read or written, records are made from the logs as if it were not there.
 
 from __future__ import annotations
 
-import json
 import re
 import os
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from storyteller.log import cache
 from storyteller.log.events import Question
 from storyteller.log.file import LogError, TruncatedLog, read
 
@@ -89,7 +89,7 @@ def records(folder: Path) -> tuple[list[Record], list[tuple[Path, str]]]:
     """Every readable game in ``folder``, oldest first, and the logs that could not be read
     (with why)."""
     cache_path = folder / CACHE
-    cached = _load(cache_path)
+    cached = cache.load(cache_path, VERSION)
     fresh: dict[str, Any] = {}
     out: list[Record] = []
     bad: list[tuple[Path, str]] = []
@@ -124,7 +124,7 @@ def records(folder: Path) -> tuple[list[Record], list[tuple[Path, str]]]:
             fresh[entry.name] = {"stamp": stamp, "record": asdict(rec)}
         out.append(rec)
     if fresh != cached:
-        _save(cache_path, fresh)
+        cache.save(cache_path, VERSION, fresh)
     names = {e.name for e in entries}
     out.sort(key=lambda r: (r.started, *made_order(r.file, names)))
     return out, bad
@@ -138,25 +138,3 @@ def made_order(name: str, names: set[str]) -> tuple[str, int]:
     if m and f"{m.group(1)}.jsonl" in names:
         return m.group(1), int(m.group(2))
     return name.removesuffix(".jsonl"), 1
-
-
-def _load(path: Path) -> dict[str, Any]:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    if not isinstance(data, dict) or data.get("version") != VERSION or not isinstance(data.get("logs"), dict):
-        return {}
-    return data["logs"]
-
-
-def _save(path: Path, logs: dict[str, Any]) -> None:
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        tmp.write_text(json.dumps({"version": VERSION, "logs": logs}, ensure_ascii=False), encoding="utf-8")
-        os.replace(tmp, path)
-    except OSError:  # a folder we may read but not write: no cache, same records
-        try:
-            tmp.unlink()
-        except OSError:
-            pass

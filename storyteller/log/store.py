@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
+from storyteller.log import cache
 from storyteller.log.file import GameLog, LogError, TruncatedLog, peek, read
 
 
@@ -100,10 +101,9 @@ def summaries(folder: Path | None = None) -> list[Summary]:
     beside the logs (``.sessions.json``), keyed by each file's size and modification time:
     over thousands of logs only those that changed are opened again. The cache is a
     convenience: if it cannot be read or written, every log is read as if it were not there."""
-    import json
 
     folder = folder or sessions_dir()
-    cached = _load_summaries(folder / SUMMARIES)
+    cached = cache.load(folder / SUMMARIES, SUMMARIES_VERSION)
     fresh: dict[str, list] = {}
     out = []
     try:
@@ -125,29 +125,8 @@ def summaries(folder: Path | None = None) -> list[Summary]:
         out.append(s)
         fresh[entry.name] = stamp + [s.game, s.seed, s.started, s.status, s.problem, s.campaign]
     if fresh != cached:
-        tmp = folder / f".{SUMMARIES}.{os.getpid()}.tmp"
-        try:
-            tmp.write_text(json.dumps({"version": SUMMARIES_VERSION, "logs": fresh}, ensure_ascii=False),
-                           encoding="utf-8")
-            os.replace(tmp, folder / SUMMARIES)
-        except OSError:  # a folder we may read but not write: no cache, the same list
-            try:
-                tmp.unlink()
-            except OSError:
-                pass
+        cache.save(folder / SUMMARIES, SUMMARIES_VERSION, fresh)
     return sorted(out, key=lambda s: (s.started, s.name))
-
-
-def _load_summaries(path: Path) -> dict:
-    import json
-
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    if not isinstance(data, dict) or data.get("version") != SUMMARIES_VERSION or not isinstance(data.get("logs"), dict):
-        return {}
-    return data["logs"]
 
 
 def latest_unfinished(folder: Path | None = None) -> Path | None:

@@ -19,7 +19,6 @@ command that shows them cleans them."""
 
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -28,6 +27,7 @@ from typing import Any, NamedTuple
 from collections.abc import Iterable, Sequence
 
 from storyteller.core import tags
+from storyteller.log import cache
 from storyteller.core.words import join_and
 
 CACHE = ".journal.json"
@@ -205,7 +205,7 @@ def journal(folder: Path) -> Journal:
     that game, while that game's log is there."""
     from storyteller.log.file import LogError
 
-    cached = _load(folder / CACHE)
+    cached = cache.load(folder / CACHE, VERSION)
     fresh: dict[str, Any] = {}
     try:
         found = sorted((e for e in os.scandir(folder) if e.name.endswith(".jsonl")), key=lambda e: e.name)
@@ -237,7 +237,7 @@ def journal(folder: Path) -> Journal:
         else:
             logs[item.name] = kept
     if fresh != cached:
-        _save(folder / CACHE, fresh)
+        cache.save(folder / CACHE, VERSION, fresh)
     entries = []
     for name, kept in logs.items():
         copied = kept["from_step"] if kept["from_log"] in logs else 0  # a branch's first steps are its origin's
@@ -248,28 +248,6 @@ def journal(folder: Path) -> Journal:
     entries.sort(key=Entry.order)
     campaigns = tuple(sorted({kept["campaign"] for kept in logs.values() if kept["campaign"]}))
     return Journal(folder, entries, len(logs), bad, campaigns)
-
-
-def _load(path: Path) -> dict[str, Any]:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    if not isinstance(data, dict) or data.get("version") != VERSION or not isinstance(data.get("logs"), dict):
-        return {}
-    return data["logs"]
-
-
-def _save(path: Path, logs: dict[str, Any]) -> None:
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        tmp.write_text(json.dumps({"version": VERSION, "logs": logs}, ensure_ascii=False), encoding="utf-8")
-        os.replace(tmp, path)
-    except (OSError, ValueError):  # a folder we may read but not write (or words no file takes): no cache
-        try:
-            tmp.unlink()
-        except OSError:
-            pass
 
 
 # -- choosing entries ----------------------------------------------------------------------
