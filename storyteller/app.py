@@ -716,6 +716,32 @@ def replay(path: Path, show: bool = False, plain: bool | None = None) -> int:
     return 0
 
 
+def _writable(path: Path, force: bool) -> None:
+    """Refuse, before any work, an output that is not a regular file, or one that exists
+    without ``--force`` (see ``exporter.check_output``)."""
+    from storyteller.telling import export as exporter
+
+    try:
+        exporter.check_output(path, force)
+    except exporter.OutputProblem as e:
+        raise UserError(str(e)) from None
+
+
+def _browser(fmt: Any, html_command: Callable[[str], str]) -> Any:
+    """The browser a printed format (PDF) prints with (None for any other format); without
+    one, the line that says how to export the page instead (``html_command(page_format)``)."""
+    if not fmt.printed:
+        return None
+    from storyteller.core.formats import FORMATS
+    from storyteller.telling import pdf
+
+    browser = pdf.find_browser()
+    if browser is None:
+        page = next(f.name for f in FORMATS.values() if f.page and not f.printed)
+        raise UserError(pdf.no_browser(html_command(page)))
+    return browser
+
+
 def export(
     path: Path | None,
     story: bool = False,
@@ -783,20 +809,10 @@ def export(
     if output is None and fmt.binary and sys.stdout.isatty():
         raise UserError(f"{fmt.title} is not for the terminal: give a file to write it to, as in -o {kind}{fmt.suffix}",
                         EXIT_USAGE)
-    browser = None
-    if fmt.printed:
-        from storyteller.telling import pdf
-
-        browser = pdf.find_browser()
-        if browser is None:
-            page = next(f.name for f in FORMATS.values() if f.page and not f.printed)
-            html = command_line("export", path, f"--{kind}", "--format", page, "-o", f"{kind}.html")
-            raise UserError(pdf.no_browser(html))
+    browser = _browser(fmt, lambda page: command_line("export", path, f"--{kind}", "--format", page,
+                                                      "-o", f"{kind}.html"))
     if output is not None:  # before any work: only a regular file, and an existing one only with --force
-        try:
-            exporter.check_output(output, force)
-        except exporter.OutputProblem as e:
-            raise UserError(str(e)) from None
+        _writable(output, force)
     log = store.open_log(path)
     found = _analysis_of(log) if analysis else None
     files: dict[str, str] = {}
@@ -825,10 +841,7 @@ def export(
         return 0
     beside = [output.parent / f for f in files]
     for picture in beside:  # all refused before one is written
-        try:
-            exporter.check_output(picture, force)
-        except exporter.OutputProblem as e:
-            raise UserError(str(e)) from None
+        _writable(picture, force)
     try:
         for picture in beside:  # the pictures first: the note never links to a missing file
             exporter.write_atomic(picture, files[picture.name])
@@ -880,20 +893,10 @@ def export_book(name: str, output: Path | None = None, force: bool = False, form
     if output is None and fmt.binary and sys.stdout.isatty():
         raise UserError(f"{fmt.title} is not for the terminal: give a file to write it to, as in -o {name}{fmt.suffix}",
                         EXIT_USAGE)
-    browser = None
-    if fmt.printed:
-        from storyteller.telling import pdf
-
-        browser = pdf.find_browser()
-        if browser is None:
-            page = next(f.name for f in FORMATS.values() if f.page and not f.printed)
-            raise UserError(pdf.no_browser(command_line("export", "--campaign", name, "--format", page,
-                                                   "-o", f"{name}.html")))
+    browser = _browser(fmt, lambda page: command_line("export", "--campaign", name, "--format", page,
+                                                      "-o", f"{name}.html"))
     if output is not None:
-        try:
-            exporter.check_output(output, force)
-        except exporter.OutputProblem as e:
-            raise UserError(str(e)) from None
+        _writable(output, force)
     book = Book.read(name)
     files: dict[str, str] = {}  # beside the output: pictures, and in Obsidian the chapters' and cast's notes
     try:
@@ -930,10 +933,7 @@ def export_book(name: str, output: Path | None = None, force: bool = False, form
     for other in beside:  # all refused before one is written
         if other.parent.exists() and not other.parent.is_dir():
             raise UserError(f"{clean(str(other.parent))}: is not a folder; the book's notes go there")
-        try:
-            exporter.check_output(other, force)
-        except exporter.OutputProblem as e:
-            raise UserError(str(e)) from None
+        _writable(other, force)
     try:
         for other in beside:  # before the book: it never links to a missing file
             other.parent.mkdir(parents=True, exist_ok=True)
