@@ -1457,14 +1457,9 @@ def campaign_list() -> int:
         where = ("no chapter yet" if last is None
                  else f"chapter {last.number}: {title or last.game or '?'} ({_status_words(last)})")
         rows.append((name, c.title or "-", c.protagonist.name or "-", str(len(done)), where))
-    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(("name", "title", "protagonist",
-                                                                           "chapters", "now"))]
-    say("Campaigns, in " + str(campaign.folder()))
-    say()
-    say("  ".join(h.ljust(w) for h, w in zip(("name", "title", "protagonist", "chapters", "now"), widths)).rstrip())
-    say("  ".join("-" * w for w in widths))
-    for r in rows:
-        say("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip())
+    from storyteller.ui import reports
+
+    reports.table(f"Campaigns, in {campaign.folder()}", ("name", "title", "protagonist", "chapters", "now"), rows)
     return 0
 
 

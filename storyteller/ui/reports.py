@@ -179,10 +179,14 @@ def stats(stats: Any, plain: bool, title: str = "Your games") -> None:
 
 
 def sessions(title: str, rows: Sequence[Sequence[str]]) -> None:
-    """The saved games, one row each: game, seed, started, status, file, in aligned columns
-    (plain text, quick to print: rich is not needed for a list). Words from the logs are
-    shown as they are, never as markup and never with control characters."""
-    columns = ("game", "seed", "started", "status", "file")
+    """The saved games, one row each: game, seed, started, status, file."""
+    table(title, ("game", "seed", "started", "status", "file"), rows)
+
+
+def table(title: str, columns: Sequence[str], rows: Sequence[Sequence[str]]) -> None:
+    """A list under ``title``, one row each, in aligned columns (plain text, quick to print:
+    rich is not needed for a list). Words from the logs and the player's files are shown as
+    they are, never as markup and never with control characters."""
     cells = [tuple(clean(c).replace("\n", " ") for c in row) for row in rows]
     widths = [max([len(name)] + [len(r[i]) for r in cells]) for i, name in enumerate(columns)]
     lines = [clean(title), ""]
