@@ -28,6 +28,7 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
+from collections.abc import Sequence
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -35,17 +36,18 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 GAMES = ("carddom", "adaman", "cascades", "hexaract")
 
 
-def decisions(game: str, seed: str) -> list[str]:
-    """The built-in player's moves for this deal (played without a log)."""
+def decisions(game: str, seed: str, variants: Sequence[str] = (), policy: str | None = None) -> list[str]:
+    """The built-in player's moves for this deal (played without a log), with these
+    ``--variant`` values, by ``policy`` (default: greedy where the game has it, else random)."""
     from storyteller import registry
     from storyteller.play.session import AutoPlayer
     from storyteller.core.sources import SeededSource
 
     rules = registry.rules(game)
-    variants = rules.parse_variants([])
-    state = rules.new_state(variants)
-    source = SeededSource(seed, rules, variants)
-    player = AutoPlayer(rules, seed, "greedy" if registry.get(game).has_policy else "random")
+    chosen = rules.parse_variants(list(variants))
+    state = rules.new_state(chosen)
+    source = SeededSource(seed, rules, chosen)
+    player = AutoPlayer(rules, seed, policy or ("greedy" if registry.get(game).has_policy else "random"))
     moves = []
     while state.outcome is None:
         request = state.chance()

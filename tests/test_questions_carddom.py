@@ -74,23 +74,9 @@ def explorer(seed: str, variants: list[str], patient: bool = False) -> list[str]
 
 
 def greedy(seed: str, variants: list[str]) -> list[str]:
-    from storyteller.play.session import AutoPlayer
+    from questions_measure import decisions
 
-    rules = registry.rules(GAME)
-    chosen = rules.parse_variants(variants)
-    state = rules.new_state(chosen)
-    source = SeededSource(seed, rules, chosen)
-    player = AutoPlayer(rules, seed, "greedy")
-    moves: list[str] = []
-    while state.outcome is None:
-        request = state.chance()
-        if request is not None:
-            state.resolve(source.resolve(request))
-            continue
-        action = player.choose(state, len(moves))
-        moves.append(action.key)
-        state.apply(action.move)
-    return moves
+    return decisions(GAME, seed, variants, "greedy")
 
 
 def play(seed: str, variants: list[str], moves: list[str], folder: Path, setting: str = "every-reveal") -> Path:

@@ -26,7 +26,6 @@ import pytest
 
 from storyteller import registry
 from storyteller.core.cards import all_cards
-from storyteller.core.sources import SeededSource
 from storyteller.games.hexaract.questions import Changed
 from storyteller.games.hexaract.rules import Assign, Done, Pay, Spend, ace_suit, kind_of, place_of
 from storyteller.games.hexaract.story import set_off
@@ -35,7 +34,7 @@ from storyteller.log import file as log_file
 from storyteller.log.file import read
 from storyteller.log.replay import walk
 from storyteller.play.questions import Game, QuestionLog, Role
-from storyteller.play.session import AutoPlayer, Session
+from storyteller.play.session import Session
 from storyteller.ui.drivers import AnswersDriver
 
 pytestmark = pytest.mark.xdist_group("hexaract-questions")  # one worker plays the games once
@@ -48,21 +47,9 @@ DATA = Path(__file__).parent / "data"
 
 def moves_of(policy: str, seed: str) -> list[str]:
     """The built-in player's moves for this deal (played without a log)."""
-    rules = registry.rules("hexaract")
-    variants = rules.parse_variants([])
-    state = rules.new_state(variants)
-    source = SeededSource(seed, rules, variants)
-    player = AutoPlayer(rules, seed, policy)
-    moves: list[str] = []
-    while state.outcome is None:
-        request = state.chance()
-        if request is not None:
-            state.resolve(source.resolve(request))
-            continue
-        action = player.choose(state, len(moves))
-        moves.append(action.key)
-        state.apply(action.move)
-    return moves
+    from questions_measure import decisions
+
+    return decisions("hexaract", seed, policy=policy)
 
 
 @pytest.fixture(scope="module")

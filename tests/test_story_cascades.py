@@ -36,22 +36,13 @@ def play(tmp_path: Path, seed: str, variants: tuple[str, ...] = (), undo_at: int
     """One game from the built-in player's moves, every question answered ("Answer 1, ..."),
     the last word too; ``undo_at``: the move of that number is taken back and made again."""
     from storyteller import registry
-    from storyteller.core.sources import SeededSource
-    from storyteller.play.session import AutoPlayer, Session
+    from questions_measure import decisions
+    from storyteller.play.session import Session
     from storyteller.ui.drivers import AnswersDriver
 
     rules = registry.rules("cascades")
     chosen = rules.parse_variants(list(variants))
-    state, source = rules.new_state(chosen), SeededSource(seed, rules, chosen)
-    player, moves = AutoPlayer(rules, seed, "greedy"), []
-    while state.outcome is None:
-        request = state.chance()
-        if request is not None:
-            state.resolve(source.resolve(request))
-            continue
-        action = player.choose(state, len(moves))
-        moves.append(action.key)
-        state.apply(action.move)
+    moves = decisions("cascades", seed, variants, "greedy")
     lines = []
     for i, key in enumerate(moves, start=1):
         lines += [key, "undo", key] if i == undo_at else [key]
